@@ -1,0 +1,100 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { Passport } from 'passport';
+import { Strategy as BearerStrategy } from 'passport-http-bearer';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { AppError, forbidden, invalidToken, unauthenticated, rateLimited } from '../../shared/errors/index.js';
+import type { Services } from '../../shared/services.js';
+import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
+import type { Scope } from '../../shared/tenancy/scopes.js';
+
+/**
+ * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
+ * Authorization header (never the query string, where they would end up in access logs).
+ */
+export function createAuthenticator(services: Services) {
+  const passport = new Passport();
+  passport.use(
+    new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (err: unknown, user?: TokenIdentity | false) => void) => {
+      if (!req.headers.authorization) return done(invalidToken('Send the token in the Authorization header.'));
+      services.auth.verify(token).then(
+        (identity) => done(null, identity),
+        (err: unknown) => done(err),
+      );
+    }),
+  );
+
+  /** Resolves the caller into `req.tenant` (or fails with 401) and applies the per-token rate limit. */
+  const authenticate: RequestHandler = (req, res, next) => {
+    passport.authenticate('bearer', { session: false }, (err: unknown, identity: TokenIdentity | false, _challenge: unknown, status?: number) => {
+      if (err) return next(err);
+      if (!identity) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
+      req.tenant = { ...identity, requestId: req.requestId };
+      applyRateLimit(services, req, res, next);
+    })(req, res, next);
+  };
+
+  return {
+    authenticate,
+    /** Platform operator routes: the PLATFORM_ADMIN_TOKEN, compared in constant time. */
+    requireAdmin: ((req, _res, next) => {
+      const header = req.headers.authorization;
+      if (!header) return next(unauthenticated());
+      const m = /^Bearer[ ]+([^ ]+)$/i.exec(header);
+      if (!m || !services.adminToken || !sameSecret(m[1], services.adminToken)) {
+        return next(invalidToken('The platform admin token is invalid.'));
+      }
+      next();
+    }) as RequestHandler,
+  };
+}
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a).digest();
+  const hb = createHash('sha256').update(b).digest();
+  return timingSafeEqual(ha, hb);
+}
+
+function applyRateLimit(services: Services, req: Request, res: Response, next: NextFunction) {
+  services.rateLimiter.consume(req.tenant!.tokenId).then((d) => {
+    res.setHeader('RateLimit-Limit', String(d.limit));
+    res.setHeader('RateLimit-Remaining', String(d.remaining));
+    res.setHeader('RateLimit-Reset', String(d.resetSeconds));
+    if (!d.allowed) return next(rateLimited(d.retryAfterSeconds));
+    next();
+  }, next);
+}
+
+const authenticatorOf = (req: Request): Authenticator => req.app.locals.auth as Authenticator;
+
+/** 401 without a valid token, 403 when the token lacks `scope`; sets `req.tenant`. */
+export function requireScope(scope: Scope): RequestHandler {
+  return (req, res, next) => {
+    authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      if (!req.tenant!.scopes.includes(scope)) return next(forbidden(`This token lacks the "${scope}" scope.`));
+      next();
+    });
+  };
+}
+
+/** Platform operator routes (`/admin/v1`). */
+export const requireAdmin: RequestHandler = (req, res, next) => authenticatorOf(req).requireAdmin(req, res, next);
+
+/**
+ * Authenticates when an Authorization header is present without answering: sets `req.tenant` or
+ * `req.authError` (GraphQL renders auth failures itself, in its own error shape).
+ */
+export const attachTenant: RequestHandler = (req, res, next) => {
+  authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
+    if (err) req.authError = err;
+    next();
+  });
+};
+
+/** The caller of a route behind `requireScope`. */
+export function tenantOf(req: Request): TenantContext {
+  if (!req.tenant) throw new AppError('INTERNAL', 'Route is missing its authentication middleware.');
+  return req.tenant;
+}

@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import { ref, type OpenApiFragment } from './common.js';
+import { outputGroups } from './output-groups.js';
+import { platform } from './platform.js';
+
+/** Every feature's fragment, in the order its tag should appear. */
+const fragments: OpenApiFragment[] = [
+  platform,
+  outputGroups,
+];
+
+export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = {
+    ResultInfo: {
+      type: 'object',
+      properties: {
+        totalCount: { type: 'integer', format: 'int32' },
+        pageIndex: { type: 'integer', format: 'int32' },
+        pageSize: { type: 'integer', format: 'int32' },
+        totalPages: { type: 'integer', format: 'int32' },
+        hasNextPage: { type: 'boolean' },
+        hasPreviousPage: { type: 'boolean' },
+      },
+    },
+    ErrorEnvelope: {
+      type: 'object',
+      properties: {
+        success: { type: 'boolean', const: false },
+        errors: { type: 'array', items: { type: 'string' } },
+        messages: { type: 'array', items: { type: 'string' } },
+        result: { type: 'null' },
+        resultInfo: { type: 'null' },
+      },
+    },
+  };
+  for (const f of fragments) {
+    for (const [p, ops] of Object.entries(f.paths)) paths[p] = { ...(paths[p] as object | undefined), ...ops };
+    Object.assign(schemas, f.schemas ?? {});
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Folio REST API',
+      version: '1',
+      description:
+        'Every response uses the envelope {success, errors, messages, result, resultInfo}. Authenticate with "Authorization: Bearer <token>".',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } }, schemas },
+    paths,
+  };
+}
+
+export function openApiRoutes(serverUrl: string): Router {
+  const document = buildOpenApiDocument(serverUrl);
+  const r = Router();
+  r.get('/api/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return r;
+}
+
+export { ref };

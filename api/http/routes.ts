@@ -1,0 +1,46 @@
+import type { Router } from 'express';
+import type { Services } from '../../shared/services.js';
+import { analyticsRoutes } from './analytics/index.js';
+import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
+import { ingestRoutes } from './ingest/index.js';
+import { contentRoutes } from './content/index.js';
+import { importRoutes } from './content/import.js';
+import { fileRoutes } from './files/index.js';
+import { imageRoutes } from './img/index.js';
+import { outputGroupRoutes } from './output-groups/index.js';
+import { healthRoutes } from './platform/health.js';
+import { organizationRoutes } from './platform/organizations.js';
+import { projectRoutes } from './platform/projects.js';
+import { siteRoutes } from './platform/sites.js';
+import { tokenRoutes } from './platform/tokens.js';
+
+/**
+ * The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
+ * contributes one line here.
+ */
+
+/** Routes that read their own request bodies (uploads, ingest, GraphQL): before the JSON parser. */
+export function rawBodyRoutes(services: Services): Router[] {
+  return [
+    healthRoutes(services),
+    importRoutes(services),
+    ingestRoutes(services),
+    assetUploadRoutes(services),
+    fileRoutes(services),
+    imageRoutes(services),
+  ];
+}
+
+/** Routes whose bodies are JSON (parsed globally: size limit → 413, bad JSON → 400). */
+export function jsonRoutes(services: Services): Router[] {
+  return [
+    organizationRoutes(services),
+    tokenRoutes(services),
+    siteRoutes(services),
+    projectRoutes(services),
+    outputGroupRoutes(services),
+    analyticsRoutes(services),
+    contentRoutes(services),
+    assetManagementRoutes(services),
+  ];
+}

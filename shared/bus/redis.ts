@@ -1,0 +1,33 @@
+import { Redis } from 'ioredis';
+import { createLocalBus } from './local.js';
+import type { BusMessages, BusTopic, EventBus } from './index.js';
+
+/** Redis pub/sub fan-out; delivery to local handlers goes through the subscription only once. */
+export async function createRedisBus(options: { url: string; channelPrefix: string }): Promise<EventBus> {
+  const pub = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const sub = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
+  await Promise.all([pub.connect(), sub.connect()]);
+  const local = createLocalBus();
+  const prefix = options.channelPrefix;
+  await sub.psubscribe(`${prefix}*`);
+  sub.on('pmessage', (_pattern, channel, raw) => {
+    const topic = channel.slice(prefix.length) as BusTopic;
+    try {
+      void local.publish(topic, JSON.parse(raw) as BusMessages[typeof topic]);
+    } catch {
+      // A message we cannot parse is not ours to act on.
+    }
+  });
+  return {
+    kind: 'redis',
+    async publish<T extends BusTopic>(topic: T, message: BusMessages[T]) {
+      await pub.publish(prefix + topic, JSON.stringify(message));
+    },
+    subscribe: local.subscribe,
+    async close() {
+      await local.close();
+      sub.disconnect();
+      pub.disconnect();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration is environment variables only, parsed and validated once at start-up and passed
+ * into factories. A service variable that is set selects the production adapter; none set means
+ * the embedded one (PGlite, in-process queue, local folder, chDB).
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const intFrom = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return def;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer between ${min} and ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const boolFrom = (def: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v === '' ? def : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+const envSchema = z.object({
+  PORT: intFrom(3000, 0, 65535),
+  HOST: optionalString,
+  DATA_DIR: optionalString,
+  PUBLIC_BASE_URL: optionalString,
+  LOG_LEVEL: optionalString,
+  PLATFORM_ADMIN_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
+  SIGNING_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
+  DATABASE_URL: optionalString,
+  DATABASE_POOL_SIZE: intFrom(16, 1, 1000),
+  REDIS_URL: optionalString,
+  S3_ENDPOINT: optionalString,
+  S3_BUCKET: optionalString,
+  S3_REGION: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: boolFrom(true),
+  CLICKHOUSE_URL: optionalString,
+  CLICKHOUSE_DATABASE: optionalString,
+  CLICKHOUSE_RAW_TTL_DAYS: intFrom(395, 1, 36500),
+  RATE_LIMIT_PER_SECOND: intFrom(50, 1, 1_000_000),
+  RATE_LIMIT_BURST: intFrom(200, 1, 10_000_000),
+  BODY_LIMIT_BYTES: intFrom(1_048_576, 1024),
+  INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
+  UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
+  TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
+  SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
+  SEED_DEMO: boolFrom(true),
+});
+
+export interface S3Config {
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  port: number;
+  host?: string;
+  /** Folder for embedded data (PGlite, blobs, chDB, generated admin token). */
+  dataDir: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  platformAdminToken?: string;
+  /** HMAC secret for image URLs and continuation tokens; generated into DATA_DIR when unset. */
+  signingSecret?: string;
+  databaseUrl?: string;
+  databasePoolSize: number;
+  redisUrl?: string;
+  s3?: S3Config;
+  clickhouseUrl?: string;
+  clickhouseDatabase: string;
+  clickhouseRawTtlDays: number;
+  rateLimit: { perSecond: number; burst: number };
+  limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number };
+  tokenCacheTtlMs: number;
+  shutdownTimeoutMs: number;
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.S3_ENDPOINT !== undefined && e.S3_BUCKET === undefined) {
+    throw new ConfigError('invalid configuration:\n  S3_BUCKET: required when S3_ENDPOINT is set');
+  }
+  const port = e.PORT;
+  return {
+    port,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR ?? './data'),
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL ?? 'info',
+    platformAdminToken: e.PLATFORM_ADMIN_TOKEN,
+    signingSecret: e.SIGNING_SECRET,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    redisUrl: e.REDIS_URL,
+    s3:
+      e.S3_BUCKET !== undefined
+        ? {
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET,
+            region: e.S3_REGION ?? 'us-east-1',
+            accessKeyId: e.S3_ACCESS_KEY_ID,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
+    clickhouseUrl: e.CLICKHOUSE_URL,
+    clickhouseDatabase: e.CLICKHOUSE_DATABASE ?? 'folio',
+    clickhouseRawTtlDays: e.CLICKHOUSE_RAW_TTL_DAYS,
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    limits: {
+      bodyBytes: e.BODY_LIMIT_BYTES,
+      ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,
+      uploadBytes: e.UPLOAD_LIMIT_BYTES,
+    },
+    tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    seedDemo: e.SEED_DEMO,
+  };
+}

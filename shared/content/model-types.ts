@@ -1,0 +1,81 @@
+/**
+ * The content model as stored in `models.fields` and read by schema generation, validation and
+ * filter compilation. Field values live in `entries.fields` (jsonb) keyed by field alias, in the
+ * stored shapes below; every writer normalizes to them and every reader relies on them.
+ *
+ * | type                     | stored value (single)                 | list form        |
+ * |--------------------------|---------------------------------------|------------------|
+ * | text, richtext, url, tag | string                                | string[] (text, tag) |
+ * | number (int)             | JSON number (safe integer)            | number[]         |
+ * | number (decimal)         | string holding the exact decimal      | string[]         |
+ * | datetime                 | ISO-8601 UTC `YYYY-MM-DDTHH:mm:ss.sssZ` (sorts as text) | — |
+ * | boolean                  | boolean                               | —                |
+ * | json                     | any JSON                              | —                |
+ * | location                 | {address, latitude, longitude} (strings or null) | —     |
+ * | reference, media, section, author | target id (string)           | string[] of ids  |
+ * | richcontent              | ProseMirror-style doc {type: 'doc', content: [...]} | — |
+ *
+ * Reference, media, section and author values (and the `cms_reference` / `cms_media` blocks of
+ * rich content) are also written to `entry_edges` for filters and reverse relations.
+ */
+export const FIELD_TYPES = [
+  'text',
+  'number',
+  'datetime',
+  'boolean',
+  'json',
+  'location',
+  'reference',
+  'media',
+  'richtext',
+  'richcontent',
+  'author',
+  'tag',
+  'section',
+  'url',
+] as const;
+
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Field types that have a list form in the seed's mapping table. */
+export const LIST_CAPABLE: ReadonlySet<FieldType> = new Set([
+  'text',
+  'number',
+  'reference',
+  'media',
+  'author',
+  'tag',
+  'section',
+]);
+
+export type ValueType = 'single' | 'list';
+export type NumberFormat = 'int' | 'decimal';
+
+export interface FieldDefinition {
+  alias: string;
+  type: FieldType;
+  valueType: ValueType;
+  /** Numbers only; default 'int'. */
+  numberFormat?: NumberFormat;
+  /** References only: allowed model aliases; empty = any model. */
+  allowedModels: string[];
+  required: boolean;
+}
+
+export interface ModelDefinition {
+  id: string;
+  alias: string;
+  name: string;
+  /** Alias of the field whose value is the entry's `system.title`. */
+  titleField: string | null;
+  fields: FieldDefinition[];
+}
+
+export const ENTRY_STATUSES = ['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED'] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+
+export const ASSET_TYPES = ['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** `blogPost` → `BlogPost` (DESIGN §4). */
+export const typeNameOf = (alias: string): string => alias.charAt(0).toUpperCase() + alias.slice(1);

@@ -1,0 +1,102 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { randomBase62 } from '../ids.js';
+import type { Db } from './index.js';
+import { migratePostgres } from './migrate.js';
+import { createPgliteDb } from './pglite.js';
+import { createPostgresDb } from './postgres.js';
+
+/** The same contract on PGlite and on a real Postgres (when DATABASE_URL is set). */
+const targets: Array<[string, () => Promise<Db>]> = [['pglite', () => createPgliteDb({ inMemory: true })]];
+if (process.env.DATABASE_URL) targets.push(['postgres', async () => createPostgresDb({ url: process.env.DATABASE_URL!, poolSize: 4 })]);
+
+describe.each(targets)('Db contract: %s', (_name, make) => {
+  let db: Db;
+  const table = `contract_${randomBase62(8).toLowerCase()}`;
+  afterAll(async () => {
+    await db?.exec(`DROP TABLE IF EXISTS ${table}`);
+    await db?.close();
+  });
+
+  it('returns the same JS types on both engines', async () => {
+    db = await make();
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT 9007199254740991::int8 AS big, 1.50::numeric AS dec, '2026-01-02T03:04:05.678Z'::timestamptz AS ts,
+              '{"a":[1,2]}'::jsonb AS doc, ARRAY['x','y'] AS arr, $1::text AS param, NULL::text AS nothing`,
+      ['hello'],
+    );
+    expect(rows[0]).toEqual({
+      big: 9007199254740991,
+      dec: '1.50',
+      ts: new Date('2026-01-02T03:04:05.678Z'),
+      doc: { a: [1, 2] },
+      arr: ['x', 'y'],
+      param: 'hello',
+      nothing: null,
+    });
+  });
+
+  it('runs scripts, counts rows and statements', async () => {
+    const before = db.stats.queries;
+    await db.exec(`CREATE TABLE ${table} (id int PRIMARY KEY, v text); INSERT INTO ${table} VALUES (1, 'a'), (2, 'b');`);
+    const r = await db.query(`UPDATE ${table} SET v = v || '!'`);
+    expect(r.rowCount).toBe(2);
+    expect(db.stats.queries - before).toBe(2);
+  });
+
+  it('commits a transaction, and rolls everything back when it throws', async () => {
+    await db.transaction(async (tx) => {
+      await tx.query(`INSERT INTO ${table} VALUES (3, 'c')`);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO ${table} VALUES (4, 'd')`);
+        await tx.query(`INSERT INTO ${table} VALUES (1, 'duplicate')`);
+      }),
+    ).rejects.toThrow();
+    const { rows } = await db.query<{ id: number }>(`SELECT id FROM ${table} ORDER BY id`);
+    expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
+  it('applies migrations once; a second run applies nothing', async () => {
+    const fresh = await make();
+    try {
+      if (fresh.kind === 'postgres') return; // covered on a fresh database below
+      const first = await migratePostgres(fresh);
+      expect(first.applied.length).toBeGreaterThan(0);
+      const second = await migratePostgres(fresh);
+      expect(second.applied).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('migrations on Postgres', () => {
+  it('two processes starting at the same moment apply each file exactly once', async () => {
+    const name = `folio_mig_${randomBase62(10).toLowerCase()}`;
+    const adminUrl = new URL(process.env.DATABASE_URL!);
+    const admin = new pg.Client({ connectionString: adminUrl.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const a = createPostgresDb({ url: url.toString(), poolSize: 2 });
+    const b = createPostgresDb({ url: url.toString(), poolSize: 2 });
+    try {
+      const [ra, rb] = await Promise.all([migratePostgres(a), migratePostgres(b)]);
+      const total = ra.applied.length + rb.applied.length;
+      expect(total).toBeGreaterThan(0);
+      // one of them did all the work, the other waited on the lock and found nothing to do
+      expect(Math.min(ra.applied.length, rb.applied.length)).toBe(0);
+      const { rows } = await a.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name');
+      expect(rows.length).toBe(total);
+      for (const r of rows) expect(r.n).toBe(1);
+    } finally {
+      await a.close();
+      await b.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import type { Db, Queryable, QueryResult } from './index.js';
+
+const NUMERIC = 1700;
+
+/**
+ * PGlite is real Postgres compiled to WASM, running on this thread. `dataDir` undefined keeps it
+ * in memory (tests); otherwise it lives in `<dataDir>/pg`.
+ */
+export async function createPgliteDb(options: { dataDir?: string; inMemory?: boolean }): Promise<Db> {
+  let dir: string | undefined;
+  if (!options.inMemory && options.dataDir) {
+    dir = path.join(options.dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+  }
+  const pglite = await PGlite.create({
+    dataDir: dir,
+    extensions: { pg_trgm, btree_gin },
+    parsers: { [NUMERIC]: (v: string) => v },
+  });
+  const stats = { queries: 0 };
+
+  const wrap = (target: PGlite | Transaction): Queryable => ({
+    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      stats.queries++;
+      const r = await target.query<T>(sql, params as unknown[] | undefined);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      stats.queries++;
+      await target.exec(sql);
+    },
+  });
+
+  const root = wrap(pglite);
+  return {
+    kind: 'pglite',
+    stats,
+    query: root.query,
+    exec: root.exec,
+    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    async ping() {
+      await pglite.query('SELECT 1');
+    },
+    async close() {
+      await pglite.close();
+    },
+  };
+}

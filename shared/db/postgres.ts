@@ -1,0 +1,61 @@
+import pg from 'pg';
+import type { Db, Queryable, QueryResult } from './index.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+// int8 counts come back as numbers (as PGlite does); numeric stays a string so decimals stay exact.
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    if (oid === INT8) return (v: string) => Number(v);
+    if (oid === NUMERIC) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+export function createPostgresDb(options: { url: string; poolSize: number }): Db {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  const stats = { queries: 0 };
+
+  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+      stats.queries++;
+      const r = await client.query(sql, params as unknown[] | undefined);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(sql: string) {
+      stats.queries++;
+      await client.query(sql);
+    },
+  });
+
+  const root = wrap(pool);
+  return {
+    kind: 'postgres',
+    stats,
+    query: root.query,
+    exec: root.exec,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

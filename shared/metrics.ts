@@ -1,0 +1,42 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface Metrics {
+  registry: Registry;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  queueDepth: Gauge<'queue' | 'state'>;
+  cacheLookups: Counter<'cache' | 'result'>;
+  ingestLagSeconds: Gauge<string>;
+}
+
+/** One registry per process (tests create several apps, so nothing is global). */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'folio_http_request_duration_seconds',
+      help: 'HTTP request duration by route',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    queueDepth: new Gauge({
+      name: 'folio_queue_jobs',
+      help: 'Jobs per queue and state',
+      labelNames: ['queue', 'state'],
+      registers: [registry],
+    }),
+    cacheLookups: new Counter({
+      name: 'folio_cache_lookups_total',
+      help: 'Cache lookups by cache and result (hit|miss); hit ratio = hit / total',
+      labelNames: ['cache', 'result'],
+      registers: [registry],
+    }),
+    ingestLagSeconds: new Gauge({
+      name: 'folio_ingest_lag_seconds',
+      help: 'Age of the oldest spooled log batch not yet in ClickHouse',
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,97 @@
+import type { Config } from './config.js';
+import { createDb, type Db } from './db/index.js';
+import { migratePostgres } from './db/migrate.js';
+import { createBlobStore, type BlobStore } from './blobs/index.js';
+import { createQueue, type JobQueue } from './queue/index.js';
+import { createAnalyticsStore, type AnalyticsStore } from './analytics/index.js';
+import { createEventBus, type EventBus } from './bus/index.js';
+import { createRateLimiter, type RateLimiter } from './rate-limit/index.js';
+import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
+import type { Logger } from './logger.js';
+
+/** Everything a request handler or a job may use; built once per process from the config. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  blobs: BlobStore;
+  queue: JobQueue;
+  analytics: AnalyticsStore;
+  bus: EventBus;
+  rateLimiter: RateLimiter;
+  auth: TokenVerifier;
+  metrics: Metrics;
+  secrets: Secrets;
+  /** The platform operator's token; undefined closes the admin API. */
+  adminToken?: string;
+  adminTokenFile?: string;
+}
+
+export interface ServiceOptions {
+  /** Tests: PGlite in memory instead of `<dataDir>/pg`. */
+  inMemoryDb?: boolean;
+  /** Tests: isolates Redis keys and channels of one test file from the others. */
+  namespace?: string;
+  /** Pre-built pieces (tests share one chDB per process: chDB opens one data folder per process). */
+  blobs?: BlobStore;
+  analytics?: AnalyticsStore;
+}
+
+/**
+ * Builds the adapters the config selects (production when a service variable is set, embedded
+ * otherwise) and applies migrations. Close with `closeServices`.
+ */
+export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Services> {
+  const ns = options.namespace ? `${options.namespace}:` : '';
+  const db = options.inMemoryDb && !config.databaseUrl
+    ? await (await import('./db/pglite.js')).createPgliteDb({ inMemory: true })
+    : await createDb(config);
+  const migrations = await migratePostgres(db);
+  if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'postgres migrations applied');
+
+  const bus = await createEventBus(config, { channelPrefix: `folio:${ns}` });
+  const [blobs, queue, analytics, rateLimiter, secrets, admin] = await Promise.all([
+    options.blobs ?? createBlobStore(config),
+    createQueue(config, { prefix: `folio${ns ? ':' + ns.slice(0, -1) : ''}`, logger }),
+    options.analytics ?? createAnalyticsStore(config, { logger }),
+    createRateLimiter(config, { keyPrefix: `folio:${ns}rl:` }),
+    loadSecrets(db, config),
+    resolveAdminToken(config),
+  ]);
+  return {
+    config,
+    logger,
+    db,
+    blobs,
+    queue,
+    analytics,
+    bus,
+    rateLimiter,
+    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs }),
+    metrics: createMetrics(),
+    secrets,
+    adminToken: admin.token,
+    adminTokenFile: admin.file,
+  };
+}
+
+/** Closes in dependency order: stop jobs first, then stores. Each close is attempted. */
+export async function closeServices(s: Services): Promise<void> {
+  const steps: Array<[string, () => Promise<void>]> = [
+    ['queue', () => s.queue.close()],
+    ['rateLimiter', () => s.rateLimiter.close()],
+    ['bus', () => s.bus.close()],
+    ['analytics', () => s.analytics.close()],
+    ['blobs', () => s.blobs.close()],
+    ['db', () => s.db.close()],
+  ];
+  for (const [name, close] of steps) {
+    try {
+      await close();
+    } catch (err) {
+      s.logger.warn({ err, dependency: name }, 'error while closing');
+    }
+  }
+}

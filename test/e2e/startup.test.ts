@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../shared/paths.js';
+
+/** Black-box: the product started as a user starts it, then stopped with SIGTERM. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  port: number;
+}
+
+async function start(env: Record<string, string | undefined>): Promise<Started> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}):\n${out}`);
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+    if (ok) return { child, output: () => out, port };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`not ready within 60 s:\n${out}`);
+}
+
+async function stop(s: Started): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)));
+  s.child.kill('SIGTERM');
+  return exited;
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('npm start on a bare machine (embedded)', () => {
+  it('serves /healthz and /readyz within 60 s, creates DATA_DIR, prints the admin token location; a second start reuses the data', async () => {
+    const dataDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'folio-e2e-')), 'data');
+    dirs.push(path.dirname(dataDir));
+    const first = await start({ DATA_DIR: dataDir });
+    expect((await fetch(`http://127.0.0.1:${first.port}/healthz`)).status).toBe(200);
+    const ready = await (await fetch(`http://127.0.0.1:${first.port}/readyz`)).json();
+    expect(Object.keys(ready.dependencies).join(' ')).toMatch(/pglite.*in-process.*fs.*chdb/);
+    expect(first.output()).toContain(`platform admin token: in ${path.join(dataDir, 'admin-token')}`);
+    expect(existsSync(path.join(dataDir, 'pg'))).toBe(true);
+    const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    const created = await fetch(`http://127.0.0.1:${first.port}/admin/v1/organizations`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Persisted', slug: 'persisted' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await stop(first)).toBe(0);
+    expect(first.output()).toContain('shutdown complete');
+
+    const second = await start({ DATA_DIR: dataDir });
+    expect(second.output()).not.toContain('migrations applied');
+    expect(readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim()).toBe(token);
+    const list = await fetch(`http://127.0.0.1:${second.port}/admin/v1/organizations`, { headers: { authorization: `Bearer ${token}` } });
+    const body = await list.json();
+    expect(body.result.map((o: { slug: string }) => o.slug)).toContain('persisted');
+    expect(await stop(second)).toBe(0);
+  }, 180_000);
+});
+
+describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('npm start with DATABASE_URL and REDIS_URL', () => {
+  it('uses Postgres and BullMQ', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-e2e-prod-'));
+    dirs.push(dataDir);
+    const s = await start({
+      DATA_DIR: dataDir,
+      DATABASE_URL: process.env.DATABASE_URL,
+      REDIS_URL: process.env.REDIS_URL,
+      PLATFORM_ADMIN_TOKEN: 'e2e-admin-token-with-at-least-32-characters',
+    });
+    const ready = await (await fetch(`http://127.0.0.1:${s.port}/readyz`)).json();
+    expect(Object.keys(ready.dependencies).join(' ')).toMatch(/postgres.*bullmq/);
+    expect(s.output()).toContain('adapters: database=postgres queue=bullmq');
+    expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
+    expect(await stop(s)).toBe(0);
+  }, 120_000);
+});

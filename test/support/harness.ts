@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startHttpServer } from '../../api/server.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { createLogger } from '../../shared/logger.js';
+import { randomBase62 } from '../../shared/ids.js';
+import { createAnalyticsStore, type AnalyticsStore } from '../../shared/analytics/index.js';
+import { closeServices, createServices, type Services } from '../../shared/services.js';
+import { closeServer } from '../../shared/shutdown.js';
+import type { Scope } from '../../shared/tenancy/scopes.js';
+import { registerWorkers } from '../../workers/register.js';
+
+export interface FetchOptions {
+  method?: string;
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is (with your own content-type header). */
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+export interface TestOrg {
+  orgId: string;
+  slug: string;
+  manageToken: string;
+}
+
+export interface TestApp {
+  services: Services;
+  baseUrl: string;
+  adminToken: string;
+  /** Which adapters run: 'embedded' or 'production' (DATABASE_URL / REDIS_URL / FOLIO_TEST_S3 set). */
+  stack: 'embedded' | 'production';
+  fetch(pathname: string, options?: FetchOptions): Promise<Response>;
+  /** fetch + JSON body. */
+  json<T = any>(pathname: string, options?: FetchOptions): Promise<{ status: number; body: T; headers: Headers }>;
+  createOrg(name?: string): Promise<TestOrg>;
+  createToken(manageToken: string, scopes: Scope[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra environment on top of the test defaults (e.g. RATE_LIMIT_BURST). */
+  env?: Record<string, string>;
+  /** Skip registering job handlers (tests that drive the queue themselves). */
+  workers?: boolean;
+}
+
+// chDB opens one data folder per process, so every test app of a test file shares one store
+// (data stays apart: every row carries its org id). It closes when the process exits.
+let sharedChdb: Promise<AnalyticsStore> | undefined;
+async function processChdb(config: Config): Promise<AnalyticsStore> {
+  sharedChdb ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-test-chdb-'));
+    const store = await createAnalyticsStore({ ...config, dataDir: dir });
+    process.once('exit', () => void rm(dir, { recursive: true, force: true }));
+    return store;
+  })();
+  const store = await sharedChdb;
+  return {
+    kind: store.kind,
+    query: (sql, params) => store.query(sql, params),
+    command: (sql, params) => store.command(sql, params),
+    insertJsonEachRow: (table, rows, options) => store.insertJsonEachRow(table, rows, options),
+    ping: () => store.ping(),
+    close: async () => {},
+  };
+}
+
+/**
+ * Starts the real product in-process on an ephemeral port, with the adapters the environment
+ * selects exactly as in production: DATABASE_URL → Postgres, REDIS_URL → BullMQ and Redis,
+ * FOLIO_TEST_S3=1 → S3 against an in-process s3rver, CLICKHOUSE_URL → ClickHouse server;
+ * otherwise PGlite in memory, the in-process queue, a temp folder and chDB in a temp folder.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-test-'));
+  const adminToken = 'test-admin-' + randomBase62(40);
+  const namespace = 't' + randomBase62(10);
+  const env: Record<string, string | undefined> = {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PLATFORM_ADMIN_TOKEN: adminToken,
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_POOL_SIZE: '4',
+    REDIS_URL: process.env.REDIS_URL,
+    CLICKHOUSE_URL: process.env.CLICKHOUSE_URL,
+    CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_URL ? `folio_${namespace}` : undefined,
+    RATE_LIMIT_BURST: '1000000',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    SEED_DEMO: 'false',
+    ...options.env,
+  };
+  let s3: { close(): Promise<void>; s3Config: NonNullable<Config['s3']> } | undefined;
+  if (process.env.FOLIO_TEST_S3 === '1') {
+    const { startS3rver } = await import('./s3rver.js');
+    s3 = await startS3rver();
+  }
+  const config: Config = { ...loadConfig(env), ...(s3 ? { s3: s3.s3Config } : {}) };
+  const logger = createLogger(config.logLevel);
+  const analytics = config.clickhouseUrl ? undefined : await processChdb(config);
+  const services = await createServices(config, logger, { inMemoryDb: true, namespace, analytics });
+  if (options.workers !== false) registerWorkers(services);
+  const { server, url } = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  services.config.publicBaseUrl = url;
+
+  const doFetch = (pathname: string, o: FetchOptions = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+    let body: BodyInit | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(o.body);
+    }
+    return fetch(url + pathname, { method: o.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  };
+
+  const json = async (pathname: string, o: FetchOptions = {}) => {
+    const res = await doFetch(pathname, o);
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      // non-JSON bodies are returned as text so assertions can show them
+    }
+    return { status: res.status, body: body as any, headers: res.headers };
+  };
+
+  return {
+    services,
+    baseUrl: url,
+    adminToken,
+    stack: config.databaseUrl || config.redisUrl || s3 ? 'production' : 'embedded',
+    fetch: doFetch,
+    json,
+    async createOrg(name = 'Test org') {
+      const slug = `t-${randomBase62(12).toLowerCase()}`;
+      const res = await json('/admin/v1/organizations', { token: adminToken, body: { name, slug } });
+      if (res.status !== 201) throw new Error(`createOrg failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { orgId: res.body.result.id, slug, manageToken: res.body.result.token };
+    },
+    async createToken(manageToken, scopes) {
+      const res = await json('/management/v1/tokens', { token: manageToken, body: { name: `test ${scopes.join(',')}`, scopes } });
+      if (res.status !== 201) throw new Error(`createToken failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.result.token as string;
+    },
+    async close() {
+      await closeServer(server as Server, 1000);
+      await closeServices(services);
+      await s3?.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

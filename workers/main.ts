@@ -1,0 +1,22 @@
+import { loadConfig } from '../shared/config.js';
+import { createLogger } from '../shared/logger.js';
+import { closeServices, createServices } from '../shared/services.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { registerWorkers } from './register.js';
+
+/** Production worker process: runs jobs from BullMQ; scale by running more of these. */
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+if (!config.redisUrl) {
+  logger.error('workers/main needs REDIS_URL: without it the queue is in-process, so run `npm start` (API and workers in one process)');
+  process.exit(1);
+}
+const services = await createServices(config, logger);
+registerWorkers(services);
+logger.info({ queue: services.queue.kind }, 'workers running');
+
+onShutdown({
+  logger,
+  timeoutMs: config.shutdownTimeoutMs,
+  steps: () => [{ name: 'finish in-flight jobs and close connections', run: () => closeServices(services) }],
+});
