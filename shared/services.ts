@@ -54,7 +54,13 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const bus = await createEventBus(config, { channelPrefix: `folio:${ns}` });
   const [blobs, queue, analytics, rateLimiter, secrets, admin] = await Promise.all([
     options.blobs ?? createBlobStore(config),
-    createQueue(config, { prefix: `folio${ns ? ':' + ns.slice(0, -1) : ''}`, logger }),
+    createQueue(config, {
+      prefix: `folio${ns ? ':' + ns.slice(0, -1) : ''}`,
+      logger,
+      // An image request waits for its transform: past a few hundred queued, 503 + Retry-After
+      // serves clients better than minutes of waiting. Log batches are durable in the spool.
+      maxWaiting: { 'image-transform': 256 },
+    }),
     options.analytics ?? createAnalyticsStore(config, { logger }),
     createRateLimiter(config, { keyPrefix: `folio:${ns}rl:` }),
     loadSecrets(db, config),

@@ -4,7 +4,9 @@ import { analyticsRoutes } from './analytics/index.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
 import { ingestRoutes } from './ingest/index.js';
 import { contentRoutes } from './content/index.js';
+import { graphqlRoutes } from '../graphql/index.js';
 import { importRoutes } from './content/import.js';
+import { embedRoutes } from './embed/index.js';
 import { fileRoutes } from './files/index.js';
 import { imageRoutes } from './img/index.js';
 import { outputGroupRoutes } from './output-groups/index.js';
@@ -28,6 +30,8 @@ export function rawBodyRoutes(services: Services): Router[] {
     assetUploadRoutes(services),
     fileRoutes(services),
     imageRoutes(services),
+    embedRoutes(services),
+    graphqlRoutes(services),
   ];
 }
 

@@ -1,5 +1,9 @@
 import { Router } from 'express';
 import { ref, type OpenApiFragment } from './common.js';
+import { assets } from './assets.js';
+import { content } from './content.js';
+import { analytics } from './analytics.js';
+import { ingest } from './ingest.js';
 import { outputGroups } from './output-groups.js';
 import { platform } from './platform.js';
 
@@ -7,6 +11,10 @@ import { platform } from './platform.js';
 const fragments: OpenApiFragment[] = [
   platform,
   outputGroups,
+  assets,
+  content,
+  analytics,
+  ingest,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {

@@ -47,8 +47,10 @@ export function projectRoutes(services: Services): Router {
   });
 
   r.post('/management/v1/projects/:projectId/distributions', manage, async (req, res) => {
-    const body = parseInput(createDistributionBody, req.body);
-    const distribution = await insertDistribution(services.db, tenantOf(req).orgId, String(req.params.projectId), body);
+    const orgId = tenantOf(req).orgId;
+    // The project is resolved first: a foreign project is a 404 whatever the body holds.
+    const project = await requireProject(services.db, orgId, String(req.params.projectId));
+    const distribution = await insertDistribution(services.db, orgId, project.id, parseInput(createDistributionBody, req.body));
     res.status(201).json(ok(distribution));
   });
 

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { ModelDefinition } from '../../shared/content/model-types.js';
+import { GraphQLError, parse } from '../../shared/delivery/graphql.js';
+import { buildDeliverySchema } from '../../shared/delivery/schema/build-schema.js';
+import { queryCost } from './query-cost.js';
+
+const models: ModelDefinition[] = [
+  {
+    id: '1',
+    alias: 'post',
+    name: 'Post',
+    titleField: null,
+    fields: [{ alias: 'links', type: 'reference', valueType: 'list', allowedModels: [], required: false }],
+  },
+];
+const schema = buildDeliverySchema(models);
+const cost = (q: string, v?: Record<string, unknown>) => queryCost(schema, parse(q), v);
+
+describe('queryCost', () => {
+  it('charges limit × (1 + nested collections); other fields cost nothing', () => {
+    expect(cost('{ post(id: "x") { id } }')).toBe(0);
+    expect(cost('{ postCollection(order: {id: ASC, thenBy: [{system: {title: DESC}}]}) { total } }')).toBe(20);
+    expect(cost('{ postCollection { total } }')).toBe(20);
+    expect(cost('{ postCollection(limit: 10) { items { links(limit: 5) { total } } } }')).toBe(60);
+    expect(cost('{ a: postCollection(limit: 2) { total } b: entryCollection(limit: 3) { total } }')).toBe(5);
+    expect(cost('query($l: Int) { postCollection(limit: $l) { items { relations { postCollection(limit: 4) { total } } } } }', { l: 7 })).toBe(7 * 5);
+  });
+
+  it('follows fragments and inline fragments', () => {
+    expect(cost('{ entryCollection(limit: 2) { items { ... on Post { links(limit: 3) { total } } } } }')).toBe(2 * 4);
+    expect(cost('fragment F on Post { links(limit: 3) { total } } { postCollection(limit: 2) { items { ...F } } }')).toBe(2 * 4);
+  });
+
+  it('refuses limits above 500, negative offsets and two keys in one order object as BAD_USER_INPUT', () => {
+    for (const q of [
+      '{ postCollection(order: {id: ASC, system: {title: ASC}}) { total } }',
+      '{ postCollection(order: {system: {title: ASC, slug: DESC}}) { total } }',
+      '{ entryCollection(order: {id: ASC, thenBy: [{id: DESC}, {id: ASC, system: {slug: ASC}}]}) { total } }','{ postCollection(limit: 501) { total } }', '{ postCollection(offset: -1) { total } }', '{ post(id: "x") { links(limit: 9999) { total } } }']) {
+      expect(() => cost(q)).toThrow(GraphQLError);
+      try {
+        cost(q);
+      } catch (e) {
+        expect((e as GraphQLError).extensions.code).toBe('BAD_USER_INPUT');
+      }
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import {
+  getNamedType,
+  GraphQLError,
+  isCompositeType,
+  isObjectType,
+  isInterfaceType,
+  Kind,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from '../../shared/delivery/graphql.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collection.js';
+
+/**
+ * Query cost (DESIGN §4): every collection field costs its limit × (1 + the cost of the
+ * collections nested in it); other fields cost nothing themselves. Computed from the document
+ * and variables before execution, so an over-limit query never reaches the database. `limit`,
+ * `offset` and `order` arguments are checked here too (BAD_USER_INPUT before any SQL).
+ */
+export function queryCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  let operation: OperationDefinitionNode | undefined;
+  for (const def of document.definitions) {
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    else if (def.kind === Kind.OPERATION_DEFINITION && (!operationName || def.name?.value === operationName)) operation ??= def;
+  }
+  if (!operation) return 0;
+  const root = schema.getRootType(operation.operation);
+  if (!root) return 0;
+
+  const argValue = (field: FieldNode, name: string): unknown => {
+    const arg = field.arguments?.find((a) => a.name.value === name);
+    return arg ? valueFromASTUntyped(arg.value, variables ?? undefined) : undefined;
+  };
+
+  const checkPaging = (field: FieldNode): number => {
+    const limit = argValue(field, 'limit');
+    const offset = argValue(field, 'offset');
+    if (typeof limit === 'number' && (limit < 0 || limit > MAX_LIMIT)) {
+      throw new GraphQLError(`limit must be between 0 and ${MAX_LIMIT} (got ${limit}).`, { nodes: [field], extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    if (typeof offset === 'number' && offset < 0) {
+      throw new GraphQLError(`offset must be 0 or more (got ${offset}).`, { nodes: [field], extensions: { code: 'BAD_USER_INPUT' } });
+    }
+    return typeof limit === 'number' ? limit : DEFAULT_LIMIT;
+  };
+
+  /** DESIGN §4: one key per order object (also inside `system` and each `thenBy`). */
+  const checkOrder = (field: FieldNode, value: unknown, where: string): void => {
+    if (Array.isArray(value)) return value.forEach((v, i) => checkOrder(field, v, `${where}[${i}]`));
+    if (!value || typeof value !== 'object') return;
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => k !== 'thenBy' && o[k] !== null && o[k] !== undefined);
+    if (keys.length > 1) {
+      throw new GraphQLError(`${where}: one key per order object (got ${keys.join(', ')}); use thenBy for tie-breakers.`, {
+        nodes: [field],
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    if (o.system) checkOrder(field, o.system, `${where}.system`);
+    if (o.thenBy) checkOrder(field, o.thenBy, `${where}.thenBy`);
+  };
+
+  const visit = (set: SelectionSetNode, parent: GraphQLCompositeType, seen: Set<string>): number => {
+    let cost = 0;
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) {
+        if (!isObjectType(parent) && !isInterfaceType(parent)) continue;
+        const def = parent.getFields()[sel.name.value];
+        if (!def) continue;
+        if (def.args.some((a) => a.name === 'order')) checkOrder(sel, argValue(sel, 'order'), 'order');
+        const named = getNamedType(def.type);
+        const inner = sel.selectionSet && isCompositeType(named) ? visit(sel.selectionSet, named, seen) : 0;
+        const isCollection = named.name.endsWith('Collection') && def.args.some((a) => a.name === 'limit');
+        cost += isCollection ? checkPaging(sel) * (1 + inner) : inner;
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
+        if (cond && isCompositeType(cond)) cost += visit(sel.selectionSet, cond, seen);
+      } else {
+        const frag = fragments.get(sel.name.value);
+        if (!frag || seen.has(frag.name.value)) continue;
+        const cond = schema.getType(frag.typeCondition.name.value);
+        if (cond && isCompositeType(cond)) cost += visit(frag.selectionSet, cond, new Set([...seen, frag.name.value]));
+      }
+    }
+    return cost;
+  };
+  return visit(operation.selectionSet, root, new Set());
+}

@@ -1,0 +1,62 @@
+import { GraphQLError } from '../../shared/delivery/graphql.js';
+import type { Plugin } from 'graphql-yoga';
+import { isAppError, type AppError, type ErrorCode } from '../../shared/errors/index.js';
+import type { Logger } from '../../shared/logger.js';
+
+/** AppError codes as GraphQL `extensions.code` (DESIGN §4). */
+const GRAPHQL_CODE: Partial<Record<ErrorCode, string>> = {
+  BAD_REQUEST: 'BAD_USER_INPUT',
+  UNPROCESSABLE: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  RATE_LIMITED: 'RATE_LIMITED',
+};
+
+const withCode = (err: GraphQLError, code: string) =>
+  err.extensions?.code ? err : new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions: { ...err.extensions, code } });
+
+/** Parse errors → GRAPHQL_PARSE_FAILED; validation errors without a code → GRAPHQL_VALIDATION_FAILED. */
+export function useErrorCodes(): Plugin {
+  return {
+    onParse() {
+      return ({ result, replaceParseResult }) => {
+        if (result instanceof GraphQLError) replaceParseResult(withCode(result, 'GRAPHQL_PARSE_FAILED'));
+      };
+    },
+    onValidate() {
+      return ({ result, setResult }) => {
+        if (result.length > 0) setResult(result.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')));
+      };
+    },
+  };
+}
+
+function fromAppError(err: GraphQLError, app: AppError): GraphQLError {
+  const code = GRAPHQL_CODE[app.code];
+  if (!code) return null as unknown as GraphQLError;
+  const extensions: Record<string, unknown> = { code };
+  if (app.details.length) extensions.details = app.details;
+  if (app.retryAfter !== undefined) extensions.retryAfter = app.retryAfter;
+  return new GraphQLError(app.message, { nodes: err.nodes, path: err.path, extensions });
+}
+
+/**
+ * Yoga's `maskError`: AppErrors become their GraphQL code; GraphQL errors raised by the engine
+ * (argument coercion and the like) are the caller's fault → BAD_USER_INPUT; anything else is
+ * logged and masked as INTERNAL_SERVER_ERROR with the request id.
+ */
+export function createMaskError(logger: Logger, requestIdOf: () => string | undefined) {
+  return (error: unknown): Error => {
+    const gql = error instanceof GraphQLError ? error : null;
+    const original = gql?.originalError ?? (gql ? null : error);
+    if (isAppError(original)) {
+      const mapped = fromAppError(gql ?? new GraphQLError(original.message), original);
+      if (mapped) return mapped;
+    }
+    if (gql && (!original || original instanceof GraphQLError)) return withCode(gql, 'BAD_USER_INPUT');
+    const requestId = requestIdOf();
+    logger.error({ err: original ?? error, requestId }, 'graphql: unexpected error');
+    return new GraphQLError('Unexpected error.', { nodes: gql?.nodes, path: gql?.path, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
+  };
+}

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
+import type { Queryable } from '../../shared/db/index.js';
+import type { ExecutionResult } from '../../shared/delivery/graphql.js';
+import { print } from '../../shared/delivery/graphql.js';
+import { readContentVersion } from '../../shared/delivery/org-schema-source.js';
+import type { RequestStates } from './request-state.js';
+
+export interface ResponseCacheOptions {
+  db: Queryable;
+  states: RequestStates;
+  /** @default 5000 responses */
+  max?: number;
+  /** @default 64 MiB of serialized responses */
+  maxBytes?: number;
+}
+
+/**
+ * Response cache (DESIGN §4): a result is reused for the same org, schema version, content
+ * version, scope, document, variables and operation. Every content write bumps the org's
+ * content version in its own transaction, and the version is read on every request (one
+ * primary-key lookup), so a write is visible to the next request; old entries age out of the LRU.
+ * Only error-free results are kept.
+ */
+export function useResponseCache(options: ResponseCacheOptions): Plugin {
+  const lru = new LRUCache<string, { result: ExecutionResult; size: number }>({
+    max: options.max ?? 5000,
+    maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+    sizeCalculation: (v) => v.size,
+  });
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const ctx = args.contextValue as { request: Request; params?: { query?: string } };
+      const state = options.states.get(ctx.request);
+      if (!state) return;
+      const version = await readContentVersion(options.db, state.identity.orgId);
+      if (version === null) return;
+      const key = createHash('sha256')
+        .update(JSON.stringify([state.identity.orgId, state.org.schemaVersion, version, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]))
+        .digest('base64url');
+      const hit = lru.get(key);
+      if (hit) return setResultAndStopExecution(hit.result);
+      return {
+        onExecuteDone({ result }) {
+          if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) return;
+          const r = result as ExecutionResult;
+          if (r.errors?.length) return;
+          lru.set(key, { result: r, size: JSON.stringify(r).length });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import type { Services } from '../../shared/services.js';
+import type { RequestStates } from './request-state.js';
+import { SchemaCache } from './schema-cache.js';
+import { useCost } from './use-cost.js';
+import { createMaskError, useErrorCodes } from './use-error-codes.js';
+import { useLimits } from './use-limits.js';
+import { useResponseCache } from './use-response-cache.js';
+import { useTenant } from './use-tenant.js';
+
+export interface GraphqlServer {
+  yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+  cache: SchemaCache;
+  /** Runs a handler with the Express request id visible to error masking. */
+  requestScope: AsyncLocalStorage<{ requestId: string }>;
+}
+
+/**
+ * The GraphQL delivery server (DESIGN §4): graphql-yoga with the org's generated schema per
+ * request. GraphiQL is served from bundled assets (no CDN) to browsers on GET /graphql.
+ */
+export interface GraphqlServerOptions {
+  cache?: SchemaCache;
+  /**
+   * Reuse results per org content version (DESIGN §4).
+   * @default true
+   */
+  responseCache?: boolean;
+}
+
+export function createGraphqlServer(services: Services, options: GraphqlServerOptions = {}): GraphqlServer {
+  const cache = options.cache ?? new SchemaCache({ db: services.db, bus: services.bus });
+  const states: RequestStates = new WeakMap();
+  const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+  const yoga = createYoga<Record<string, unknown>>({
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    batching: false,
+    multipart: false,
+    cors: false,
+    logging: false,
+    renderGraphiQL,
+    graphiql: { title: 'Folio GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }) },
+    maskedErrors: { maskError: createMaskError(services.logger, () => requestScope.getStore()?.requestId) },
+    plugins: [
+      // 1. who is asking: token → org, scope, schema, delivery context
+      useTenant({ services, cache, states }),
+      // 2. document limits before parsing/validation work grows: size, tokens, depth, aliases, directives
+      useLimits(states),
+      // 3. cost (and limit/offset arguments) before execution; `extensions.cost` after
+      useCost(states),
+      // 4. repeated reads of unchanged content answered from memory (after the cost check)
+      options.responseCache !== false && useResponseCache({ db: services.db, states }),
+      // 5. extensions.code for parse and validation errors
+      useErrorCodes(),
+    ].filter((p) => p !== false),
+  });
+  return { yoga: yoga as unknown as GraphqlServer['yoga'], cache, requestScope };
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES } from '../../../shared/assets/types.js';
+
+/** Input schemas of the management asset and preset routes; every error names its field. */
+
+// eslint-disable-next-line no-control-regex
+const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
+const text = (max: number) => z.string().max(max, `at most ${max} characters`).refine(noControl, 'must not contain control characters');
+
+const metadataFields = {
+  fileName: text(255).min(1, 'must not be empty').optional(),
+  title: text(500).optional(),
+  alt: text(1000).optional(),
+  caption: text(5000).optional(),
+  author: text(500).optional(),
+  source: text(1000).optional(),
+  externalId: text(200).optional(),
+  path: text(1000).optional(),
+};
+
+/** Query string of uploads: `tags` may repeat or be comma-separated. */
+export const uploadQuery = z
+  .object({
+    ...metadataFields,
+    tags: z
+      .union([z.string(), z.array(z.string())])
+      .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== ''))
+      .pipe(z.array(text(100)).max(100, 'at most 100 tags'))
+      .optional(),
+  })
+  .strict();
+
+const fraction = z.number('must be a number').min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+export const focalPoint = z.object({ x: fraction, y: fraction }).strict();
+
+export const assetPatchBody = z
+  .object({
+    fileName: text(255).min(1, 'must not be empty').optional(),
+    title: text(500).nullable().optional(),
+    alt: text(1000).nullable().optional(),
+    caption: text(5000).nullable().optional(),
+    author: text(500).nullable().optional(),
+    source: text(1000).nullable().optional(),
+    externalId: text(200).nullable().optional(),
+    path: text(1000).nullable().optional(),
+    tags: z.array(text(100)).max(100, 'at most 100 tags').optional(),
+    focalPoint: focalPoint.nullable().optional(),
+    focalPoints: z
+      .array(
+        z
+          .object({
+            ratio: z.string().regex(/^[1-9][0-9]{0,3}:[1-9][0-9]{0,3}$/, 'must look like "16:9"'),
+            focalPoint,
+          })
+          .strict(),
+      )
+      .max(20, 'at most 20 ratios')
+      .refine((list) => new Set(list.map((f) => f.ratio)).size === list.length, 'each ratio may appear once')
+      .optional(),
+    posterAssetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id').nullable().optional(),
+  })
+  .strict();
+
+export type AssetPatchBody = z.infer<typeof assetPatchBody>;
+
+const int = (min: number, max: number) => z.number('must be a number').int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const presetBody = z
+  .object({
+    width: int(1, 8192).optional(),
+    height: int(1, 8192).optional(),
+    resize: z.enum(RESIZE_MODES, `must be one of ${RESIZE_MODES.join(', ')}`).optional(),
+    quality: int(1, 100).optional(),
+    gravity: z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')}`).optional(),
+    format: z.enum(OUTPUT_FORMATS, `must be one of ${OUTPUT_FORMATS.join(', ')}`).optional(),
+  })
+  .strict();
+
+export const presetName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, "_" or "-"');
+
+export const assetListQuery = z
+  .object({
+    pageIndex: z.string().optional(),
+    pageSize: z.string().optional(),
+    type: z.enum(['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'], 'must be an asset type').optional(),
+  })
+  .strict();

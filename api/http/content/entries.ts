@@ -1,0 +1,36 @@
+import { Router } from 'express';
+import { createEntry, getEntry, patchEntry, putEntry } from '../../../shared/content/entries.js';
+import { clientIdSchema, entryInputSchema, entryPatchSchema } from '../../../shared/content/entry-input.js';
+import { ok } from '../../../shared/envelope.js';
+import type { Services } from '../../../shared/services.js';
+import { parseInput } from '../../../shared/validation.js';
+import { requireScope, tenantOf } from '../auth.js';
+
+/** `/management/v1/entries`: create, replace, merge and read entries. */
+export function entryRoutes(services: Services): Router {
+  const r = Router();
+  const manage = requireScope('manage');
+
+  r.post('/management/v1/entries', manage, async (req, res) => {
+    const input = parseInput(entryInputSchema, req.body, { what: 'entry' });
+    res.status(201).json(ok(await createEntry(services, tenantOf(req).orgId, input)));
+  });
+
+  r.put('/management/v1/entries/:id', manage, async (req, res) => {
+    const id = parseInput(clientIdSchema, req.params.id, { what: 'entry id' });
+    const input = parseInput(entryInputSchema, req.body, { what: 'entry' });
+    const { entry, created } = await putEntry(services, tenantOf(req).orgId, id, input);
+    res.status(created ? 201 : 200).json(ok(entry));
+  });
+
+  r.patch('/management/v1/entries/:id', manage, async (req, res) => {
+    const patch = parseInput(entryPatchSchema, req.body, { what: 'entry patch' });
+    res.json(ok(await patchEntry(services, tenantOf(req).orgId, req.params.id as string, patch)));
+  });
+
+  r.get('/management/v1/entries/:id', manage, async (req, res) => {
+    res.json(ok(await getEntry(services, tenantOf(req).orgId, req.params.id as string)));
+  });
+
+  return r;
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import type { Services } from '../../../shared/services.js';
+import { entryLifecycleRoutes } from './entry-lifecycle.js';
+import { entryRoutes } from './entries.js';
+import { modelRoutes } from './models.js';
+import { authorRoutes } from './authors.js';
+import { labelRoutes } from './labels.js';
+import { listRoutes } from './lists.js';
+import { sectionRoutes } from './sections.js';
+
+/** Every JSON route of the content management API (the NDJSON import is mounted separately). */
+export function contentRoutes(services: Services): Router {
+  const r = Router();
+  r.use(modelRoutes(services));
+  r.use(entryRoutes(services));
+  r.use(entryLifecycleRoutes(services));
+  r.use(sectionRoutes(services));
+  r.use(authorRoutes(services));
+  r.use(labelRoutes(services));
+  r.use(listRoutes(services));
+  return r;
+}

@@ -1,0 +1,9 @@
+import type { Router } from 'express';
+import { labelDef, labelInputSchema, labelPatchSchema } from '../../../shared/content/labels.js';
+import type { Services } from '../../../shared/services.js';
+import { resourceRoutes } from './resource-routes.js';
+
+/** `/management/v1/labels`. */
+export function labelRoutes(services: Services): Router {
+  return resourceRoutes(services, { path: '/management/v1/labels', def: labelDef, createSchema: labelInputSchema, patchSchema: labelPatchSchema });
+}

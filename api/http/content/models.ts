@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import { ok } from '../../../shared/envelope.js';
+import { modelInputSchema } from '../../../shared/content/model-input.js';
+import { deleteModel, listModels, putModel, requireModel } from '../../../shared/content/models.js';
+import type { Services } from '../../../shared/services.js';
+import { parseInput } from '../../../shared/validation.js';
+import { requireScope, tenantOf } from '../auth.js';
+
+/** `/management/v1/models`: create or replace, read, list and delete content models. */
+export function modelRoutes(services: Services): Router {
+  const r = Router();
+  const manage = requireScope('manage');
+
+  r.get('/management/v1/models', manage, async (req, res) => {
+    res.json(ok(await listModels(services.db, tenantOf(req).orgId)));
+  });
+
+  r.get('/management/v1/models/:alias', manage, async (req, res) => {
+    res.json(ok(await requireModel(services, tenantOf(req).orgId, req.params.alias as string)));
+  });
+
+  r.put('/management/v1/models/:alias', manage, async (req, res) => {
+    const input = parseInput(modelInputSchema, req.body, { status: 422, what: 'model' });
+    const { model, created } = await putModel(services, tenantOf(req).orgId, req.params.alias as string, input);
+    res.status(created ? 201 : 200).json(ok(model));
+  });
+
+  r.delete('/management/v1/models/:alias', manage, async (req, res) => {
+    await deleteModel(services, tenantOf(req).orgId, req.params.alias as string);
+    res.json(ok({ alias: req.params.alias }));
+  });
+
+  return r;
+}

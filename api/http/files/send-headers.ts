@@ -1,0 +1,20 @@
+import type { Request, Response } from 'express';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** True when the client's cached copy (If-None-Match) is current; answers 304 then. */
+export function answeredNotModified(req: Request, res: Response, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  if (!tags.includes(etag) && !tags.includes('*')) return false;
+  res.status(304).end();
+  return true;
+}
+
+/** `Content-Disposition` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 8187). */
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,130 @@
+import { Router, type Response } from 'express';
+import { derivativeKeyOf, resolveDerivativeSource } from '../../../shared/assets/derivative-source.js';
+import { encodeOps, extOfFormat } from '../../../shared/assets/image-ops.js';
+import { memoryCaches } from '../../../shared/assets/memory-cache.js';
+import { parseImagePath } from '../../../shared/assets/url-grammar.js';
+import type { BlobObject } from '../../../shared/blobs/index.js';
+import { notFound } from '../../../shared/errors/index.js';
+import type { Services } from '../../../shared/services.js';
+import { pipeBody } from '../files/pipe-body.js';
+import { answeredNotModified, IMMUTABLE } from '../files/send-headers.js';
+
+/** Derivatives up to this size are kept in process memory after a storage read. */
+const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
+
+export interface ImageRouteOptions {
+  /** How long a request waits for its transform before answering 504. @default 30000 */
+  timeoutMs?: number;
+  /** Tries per transform job (a crashed worker's job is retried). @default 3 */
+  attempts?: number;
+}
+
+/**
+ * `/img/{sig}/{org}/{asset}/{version}/{ops}.{ext}`: signed derivatives. A hit streams from the
+ * blob store without touching Postgres; a miss resolves the source, runs (or joins) the one
+ * `image-transform` job for the key, then streams what the worker wrote.
+ */
+/**
+ * A derivative is never empty. Some S3 implementations (s3rver) expose an object while it is
+ * still being written; such a read counts as a miss and joins the job instead.
+ */
+function usable(blob: BlobObject | null): BlobObject | null {
+  if (blob && blob.size === 0) {
+    blob.body.destroy();
+    return null;
+  }
+  return blob;
+}
+
+export function imageRoutes(services: Services, options: ImageRouteOptions = {}): Router {
+  const r = Router();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const attempts = options.attempts ?? 3;
+  const lookups = services.metrics.cacheLookups;
+
+  const memory = memoryCaches(services.blobs).derivatives;
+
+  // One writeHead per response: the hit path is mostly this and the body write.
+  const headers = (res: Response, h: { contentType?: string; size: number; etag: string; cache: 'HIT' | 'MISS'; immutable: boolean }) => {
+    res.writeHead(200, {
+      'Content-Type': h.contentType ?? 'application/octet-stream',
+      'Content-Length': String(h.size),
+      ETag: h.etag,
+      'Cache-Control': h.immutable ? IMMUTABLE : 'public, max-age=3600',
+      'X-Cache': h.cache,
+      'X-Content-Type-Options': 'nosniff',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+    });
+  };
+
+  /** From memory when this process holds it; else from the blob store (small ones are kept in memory). */
+  const serve = async (res: Response, key: string, etag: string, cache: 'HIT' | 'MISS', immutable: boolean): Promise<boolean> => {
+    const inMemory = memory.get(key);
+    if (inMemory) {
+      headers(res, { contentType: inMemory.contentType, size: inMemory.data.length, etag, cache, immutable });
+      res.end(inMemory.data);
+      return true;
+    }
+    const blob = usable(await services.blobs.get(key));
+    if (!blob) return false;
+    if (blob.size > MEMORY_ENTRY_BYTES) {
+      headers(res, { contentType: blob.contentType, size: blob.size, etag, cache, immutable });
+      await pipeBody(blob.body, res);
+      return true;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.body) chunks.push(chunk as Buffer);
+    const data = Buffer.concat(chunks);
+    if (data.length === blob.size) memory.set(key, { data, contentType: blob.contentType ?? 'application/octet-stream' });
+    headers(res, { contentType: blob.contentType, size: data.length, etag, cache, immutable });
+    res.end(data);
+    return true;
+  };
+
+  // Derivatives being made for requests of this process: later requests for the same key wait
+  // for that job instead of reading an object that may still be in the middle of its write.
+  const inflight = new Map<string, Promise<unknown>>();
+
+  r.get('/img/*rest', async (req, res) => {
+    const parts = parseImagePath(services.secrets.signing, req.path.slice('/img/'.length));
+    // Images: the URL alone names the derivative, so a hit needs no database round trip.
+    const direct = derivativeKeyOf(parts);
+    if (answeredNotModified(req, res, direct.etag)) return;
+    await inflight.get(direct.key)?.catch(() => undefined);
+    if (await serve(res, direct.key, direct.etag, 'HIT', true)) {
+      lookups.inc({ cache: 'image-derivatives', result: 'hit' });
+      return;
+    }
+
+    const source = await resolveDerivativeSource(services.db, parts);
+    if (source.key !== direct.key) {
+      if (answeredNotModified(req, res, source.etag)) return;
+      if (await serve(res, source.key, source.etag, 'HIT', source.immutable)) return;
+    }
+    lookups.inc({ cache: 'image-derivatives', result: 'miss' });
+    let job = inflight.get(source.key);
+    if (!job) {
+      job = services.queue.run(
+        'image-transform',
+        {
+          orgId: parts.orgId,
+          requestId: req.requestId,
+          version: 1,
+          sourceKey: source.sourceKey,
+          derivativeKey: source.key,
+          ops: encodeOps(parts.ops),
+          ext: extOfFormat(parts.ops.format),
+        },
+        // One job per derivative: requests on other instances join the same execution through the jobId.
+        { jobId: `img-${source.etag.slice(1, -1)}`, timeoutMs, attempts },
+      );
+      inflight.set(source.key, job);
+      const forget = () => inflight.delete(source.key);
+      job.then(forget, forget);
+    }
+    await job;
+    if (!(await serve(res, source.key, source.etag, 'MISS', source.immutable))) throw notFound('Image');
+  });
+
+  return r;
+}

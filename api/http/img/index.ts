@@ -1,0 +1,1 @@
+export { imageRoutes, type ImageRouteOptions } from './image-routes.js';

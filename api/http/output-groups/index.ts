@@ -1,0 +1,12 @@
+import { Router } from 'express';
+import type { Services } from '../../../shared/services.js';
+import { outputGroupManageRoutes } from './manage-routes.js';
+import { outputGroupReadRoutes } from './read-routes.js';
+
+/** Output groups (DESIGN §7): the management write side and seed 001's read side. */
+export function outputGroupRoutes(services: Services): Router {
+  const r = Router();
+  r.use(outputGroupManageRoutes(services));
+  r.use(outputGroupReadRoutes(services));
+  return r;
+}

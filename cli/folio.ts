@@ -1,0 +1,43 @@
+import { parseArgs } from 'node:util';
+import { runImportCommand } from './import-command.js';
+
+const USAGE = `Usage: npm run folio -- import FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
+
+  import   Streams an NDJSON file to POST /management/v1/import (one {"type": ..., ...} per line)
+           and prints the per-line report. TOKEN needs the "manage" scope.
+           FOLIO_TOKEN and FOLIO_URL may be used instead of --token and --url.`;
+
+/** The `folio` command line. Exit code: 0 all lines applied, 1 some failed or the call failed, 2 usage. */
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      token: { type: 'string' },
+      url: { type: 'string' },
+      'no-progress': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, file] = positionals;
+  const token = values.token ?? process.env.FOLIO_TOKEN;
+  if (values.help || command !== 'import' || !file || !token) {
+    process.stderr.write(USAGE + '\n');
+    return values.help ? 0 : 2;
+  }
+  const result = await runImportCommand({
+    file,
+    token,
+    url: values.url ?? process.env.FOLIO_URL ?? 'http://localhost:3000',
+    progress: !values['no-progress'],
+  });
+  return result.status === 200 && result.failed === 0 ? 0 : 1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`folio: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { intervalStarts, parseAnalyticsQuery } from './range.js';
+import { splitRange } from './split-range.js';
+
+const H = 3_600_000;
+const now = Date.parse('2026-11-21T06:30:00Z');
+
+describe('parseAnalyticsQuery', () => {
+  it('defaults to the last 24 hours, hourly, 7 buckets', () => {
+    expect(parseAnalyticsQuery({}, now)).toEqual({ fromMs: now - 24 * H, toMs: now, interval: 'hour', termCount: 7 });
+  });
+
+  it('chooses the interval from the span when none is given', () => {
+    const q = (from: string, to: string) => parseAnalyticsQuery({ from, to }, now).interval;
+    expect(q('2026-11-01T00:00:00Z', '2026-11-03T00:00:00Z')).toBe('hour'); // 48 h
+    expect(q('2026-11-01T00:00:00Z', '2026-11-03T00:00:01Z')).toBe('day');
+    expect(q('2026-08-01T00:00:00Z', '2026-11-01T00:00:00Z')).toBe('day'); // 92 days
+    expect(q('2026-08-01T00:00:00Z', '2026-11-01T00:00:01Z')).toBe('month');
+  });
+
+  it('reads intervalType, TermCount and termCount, offsets and bare dates', () => {
+    const r = parseAnalyticsQuery({ from: '2026-11-01', to: '2026-11-02T02:00:00+02:00', intervalType: '3', termCount: '12' }, now);
+    expect(r).toEqual({ fromMs: Date.parse('2026-11-01T00:00:00Z'), toMs: Date.parse('2026-11-02T00:00:00Z'), interval: 'month', termCount: 12 });
+    expect(parseAnalyticsQuery({ TermCount: '100' }, now).termCount).toBe(100);
+  });
+
+  it.each([
+    [{ intervalType: '0' }],
+    [{ intervalType: '1.5' }],
+    [{ TermCount: '-1' }],
+    [{ from: '2026-11-31T00:00:00Z' }],
+    [{ from: '2026-11-01T24:00:00Z' }],
+    [{ from: ['2026-11-01', '2026-11-02'] }],
+  ])('refuses %j', (query) => {
+    expect(() => parseAnalyticsQuery(query, now)).toThrow(expect.objectContaining({ status: 400 }));
+  });
+});
+
+describe('intervalStarts', () => {
+  it('covers the window from the interval holding its start', () => {
+    expect(intervalStarts({ fromMs: Date.parse('2026-01-31T10:00:00Z'), toMs: Date.parse('2026-03-01T00:00:00Z'), interval: 'month' }).map((t) => new Date(t).toISOString())).toEqual([
+      '2026-01-01T00:00:00.000Z',
+      '2026-02-01T00:00:00.000Z',
+    ]);
+  });
+});
+
+describe('splitRange', () => {
+  const D = 24 * H;
+  it('reads whole days, then whole hours, then the ragged ends from raw rows', () => {
+    expect(splitRange(D + 10 * H + 5, 4 * D + 13 * H + 7)).toEqual({
+      days: [{ fromMs: 2 * D, toMs: 4 * D }],
+      hours: [
+        { fromMs: D + 11 * H, toMs: 2 * D },
+        { fromMs: 4 * D, toMs: 4 * D + 13 * H },
+      ],
+      edges: [
+        { fromMs: D + 10 * H + 5, toMs: D + 11 * H },
+        { fromMs: 4 * D + 13 * H, toMs: 4 * D + 13 * H + 7 },
+      ],
+    });
+    expect(splitRange(D, 3 * D)).toEqual({ days: [{ fromMs: D, toMs: 3 * D }], hours: [], edges: [] });
+  });
+
+  it('falls back to hours and raw rows when no whole day (or no days level) fits', () => {
+    expect(splitRange(10 * H + 5, 13 * H + 7)).toEqual({
+      days: [],
+      hours: [{ fromMs: 11 * H, toMs: 13 * H }],
+      edges: [
+        { fromMs: 10 * H + 5, toMs: 11 * H },
+        { fromMs: 13 * H, toMs: 13 * H + 7 },
+      ],
+    });
+    expect(splitRange(D, 3 * D, { days: false })).toEqual({ days: [], hours: [{ fromMs: D, toMs: 3 * D }], edges: [] });
+    expect(splitRange(10 * H + 5, 10 * H + 9)).toEqual({ days: [], hours: [], edges: [{ fromMs: 10 * H + 5, toMs: 10 * H + 9 }] });
+    expect(splitRange(10 * H + 5, 11 * H + 9)).toEqual({ days: [], hours: [], edges: [{ fromMs: 10 * H + 5, toMs: 11 * H + 9 }] });
+  });
+});

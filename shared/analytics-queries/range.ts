@@ -1,0 +1,106 @@
+import { badRequest } from '../errors/index.js';
+
+export type Interval = 'hour' | 'day' | 'month';
+
+/** The time window and granularity of one analytics request; `to` is exclusive. */
+export interface AnalyticsRange {
+  fromMs: number;
+  toMs: number;
+  interval: Interval;
+  termCount: number;
+}
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const INTERVAL_BY_TYPE: Record<string, Interval> = { '1': 'hour', '2': 'day', '3': 'month' };
+/** Upper bound on zero-filled intervals in one answer (ten years of days; hourly for ~14 months). */
+const MAX_INTERVALS = 10_000;
+
+type Query = Record<string, unknown>;
+
+function single(query: Query, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const v = query[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'string') throw badRequest(`${name}: give the parameter once.`);
+    return v;
+  }
+  return undefined;
+}
+
+function parseTime(value: string, name: string): number {
+  // ISO-8601 date or date-time; a bare date is midnight UTC
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    throw badRequest(`${name}: must be an ISO-8601 date-time, e.g. 2026-01-31T00:00:00Z.`);
+  }
+  // Date.parse rolls 2026-02-30 over into March: check the calendar date and clock ourselves
+  const [y, mo, d, h = 0, mi = 0, sec = 0] = (value.match(/\d+/g) ?? []).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate() || h > 23 || mi > 59 || sec > 59) {
+    throw badRequest(`${name}: not a valid date-time.`);
+  }
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10;
+  const ms = Date.parse(hasZone || value.length === 10 ? value : `${value}Z`);
+  if (!Number.isFinite(ms)) throw badRequest(`${name}: not a valid date-time.`);
+  return ms;
+}
+
+/** First instant of the interval holding `ms` (UTC). */
+export function floorTo(interval: Interval, ms: number): number {
+  if (interval === 'hour') return Math.floor(ms / HOUR) * HOUR;
+  if (interval === 'day') return Math.floor(ms / DAY) * DAY;
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+export function nextInterval(interval: Interval, ms: number): number {
+  if (interval === 'hour') return ms + HOUR;
+  if (interval === 'day') return ms + DAY;
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
+
+/** Interval starts covering [from, to), for zero-filling. */
+export function intervalStarts(range: Pick<AnalyticsRange, 'fromMs' | 'toMs' | 'interval'>): number[] {
+  const out: number[] = [];
+  for (let t = floorTo(range.interval, range.fromMs); t < range.toMs; t = nextInterval(range.interval, t)) out.push(t);
+  return out;
+}
+
+/**
+ * Reads `from`, `to`, `intervalType` and `TermCount` (DESIGN §6): the last 24 h by default;
+ * interval 1 hourly, 2 daily, 3 monthly, or chosen from the span; 7 buckets, at most 100.
+ */
+export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRange {
+  const fromText = single(query, 'from');
+  const toText = single(query, 'to');
+  let toMs = toText !== undefined ? parseTime(toText, 'to') : undefined;
+  let fromMs = fromText !== undefined ? parseTime(fromText, 'from') : undefined;
+  if (toMs === undefined) toMs = fromMs !== undefined && fromMs >= now ? fromMs + DAY : now;
+  fromMs ??= toMs - DAY;
+  if (fromMs >= toMs) throw badRequest('from: must be earlier than to.');
+
+  const typeText = single(query, 'intervalType');
+  let interval: Interval;
+  if (typeText === undefined) {
+    const span = toMs - fromMs;
+    interval = span <= 48 * HOUR ? 'hour' : span <= 92 * DAY ? 'day' : 'month';
+  } else {
+    const chosen = INTERVAL_BY_TYPE[typeText.trim()];
+    if (!chosen) throw badRequest('intervalType: must be 1 (hourly), 2 (daily) or 3 (monthly).');
+    interval = chosen;
+  }
+
+  const termText = single(query, 'TermCount', 'termCount');
+  let termCount = 7;
+  if (termText !== undefined) {
+    termCount = Number(termText);
+    if (!/^\d+$/.test(termText.trim()) || termCount < 1 || termCount > 100) {
+      throw badRequest('TermCount: must be an integer from 1 to 100.');
+    }
+  }
+  const range = { fromMs, toMs, interval, termCount };
+  let n = 0;
+  for (let t = floorTo(interval, fromMs); t < toMs && n <= MAX_INTERVALS; t = nextInterval(interval, t)) n++;
+  if (n > MAX_INTERVALS) throw badRequest(`The range holds more than ${MAX_INTERVALS} intervals; choose a coarser intervalType.`);
+  return range;
+}

@@ -1,0 +1,55 @@
+import { Readable } from 'node:stream';
+import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
+import type { AnalyticsStore, InsertOptions, QueryParams } from './index.js';
+
+/**
+ * Settings sent with every statement, never left to server defaults: a ClickHouse server quotes
+ * 64-bit integers in JSON while chDB did not, and recent servers flipped `async_insert` on by
+ * default (an async insert acknowledges before the data is durable and ignores our token).
+ */
+export const querySettings: ClickHouseSettings = {
+  output_format_json_quote_64bit_integers: 0,
+  date_time_output_format: 'iso',
+};
+
+export const insertSettings = (token: string): ClickHouseSettings => ({
+  async_insert: 0,
+  insert_deduplicate: 1,
+  insert_deduplication_token: token,
+  // without this the rollups of a retried batch would be counted twice
+  deduplicate_blocks_in_dependent_materialized_views: 1,
+  input_format_skip_unknown_fields: 1,
+});
+
+/** The shared part of both stores: everything goes through one `@clickhouse/client`. */
+export function clientStore(
+  kind: AnalyticsStore['kind'],
+  client: ClickHouseClient,
+  overrides: { insert?: AnalyticsStore['insertJsonEachRow']; close?: () => Promise<void> } = {},
+): AnalyticsStore {
+  return {
+    kind,
+    async query<T>(sql: string, params?: QueryParams): Promise<T[]> {
+      const rs = await client.query({ query: sql, query_params: params, format: 'JSONEachRow', clickhouse_settings: querySettings });
+      return rs.json<T>();
+    },
+    async command(sql: string, params?: QueryParams): Promise<void> {
+      await client.command({ query: sql, query_params: params, clickhouse_settings: querySettings });
+    },
+    insertJsonEachRow:
+      overrides.insert ??
+      (async (table: string, rows: Buffer, o: InsertOptions) => {
+        const columns = o.columns ? ` (${o.columns.join(', ')})` : '';
+        await client.exec({
+          query: `INSERT INTO ${table}${columns} FORMAT ${o.format ?? 'JSONEachRow'}`,
+          values: Readable.from([rows]),
+          clickhouse_settings: insertSettings(o.dedupToken),
+        });
+      }),
+    async ping(): Promise<void> {
+      const res = await client.ping();
+      if (!res.success) throw res.error;
+    },
+    close: overrides.close ?? (() => client.close()),
+  };
+}

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildAssetUrl, type UrlAsset } from './build-asset-url.js';
+import type { ImagePresetOptions } from './types.js';
+import { parseImagePath } from './url-grammar.js';
+
+const secret = randomBytes(32);
+const presets = new Map<string, ImagePresetOptions>([['card', { width: 400, height: 300, resize: 'FILL', format: 'webp', quality: 60 }]]);
+const ctx = { baseUrl: 'https://cdn.test', secret, presets };
+const image: UrlAsset = {
+  id: 'img1',
+  versionId: 'v1',
+  type: 'IMAGE',
+  contentType: 'image/jpeg',
+  fileName: 'photo.jpg',
+  focalPoint: { x: 0.25, y: 0.75 },
+  focalPoints: [{ ratio: '1:1', focalPoint: { x: 0.9, y: 0.1 } }],
+  posterAssetId: null,
+  posterKey: null,
+};
+const video: UrlAsset = { ...image, id: 'vid1', type: 'VIDEO', contentType: 'video/mp4', fileName: 'clip.mp4', posterAssetId: 'img1' };
+const opsOf = (url: string | null) => parseImagePath(secret, url!.slice('https://cdn.test/img/'.length)).ops;
+
+describe('buildAssetUrl', () => {
+  it('returns the original without a transformation', () => {
+    expect(buildAssetUrl({ asset: image, orgId: 'o1' }, ctx)).toMatch(/^https:\/\/cdn\.test\/files\/[^/]+\/o1\/img1\/v1\/photo\.jpg$/);
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { gravity: 'NORTH' } }, ctx)).toContain('/files/');
+  });
+
+  it('signs a derivative with the operations and the source format', () => {
+    const url = buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 800, height: 600, resize: 'FILL', gravity: 'NORTH' } }, ctx);
+    expect(url).toMatch(/\/img\/[^/]+\/o1\/img1\/v1\/w_800,h_600,r_fill,g_north\.jpg$/);
+  });
+
+  it('applies a preset, explicit fields winning, and refuses unknown presets', () => {
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', width: 200 } }, ctx))).toEqual({
+      width: 200,
+      height: 300,
+      resize: 'FILL',
+      quality: 60,
+      format: 'webp',
+    });
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'nope' } }, ctx)).toThrow(/transformation\.preset/);
+  });
+
+  it('uses the focal point only when asked, and the per-ratio one for focalPointRatio', () => {
+    const t = { width: 100, height: 100, resize: 'FILL' as const };
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t }, ctx)).focalPoint).toBeUndefined();
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t, useFocalPoint: true }, ctx)).focalPoint).toEqual({ x: 0.25, y: 0.75 });
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t, focalPointRatio: '1:1' }, ctx)).focalPoint).toEqual({ x: 0.9, y: 0.1 });
+    // An unknown ratio falls back to the asset's main focal point.
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t, focalPointRatio: '4:3' }, ctx)).focalPoint).toEqual({ x: 0.25, y: 0.75 });
+  });
+
+  it('serves SVG and files only as originals', () => {
+    const svg = { ...image, contentType: 'image/svg+xml', fileName: 'logo.svg' };
+    expect(buildAssetUrl({ asset: svg, orgId: 'o1', transformation: { width: 10 } }, ctx)).toContain('/files/');
+  });
+
+  it('rejects out-of-range values naming the field', () => {
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 9000 } }, ctx)).toThrow(/transformation\.width/);
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { quality: 0 } }, ctx)).toThrow(/transformation\.quality/);
+  });
+
+  it('builds video embed, script, config and thumbnail URLs', () => {
+    expect(buildAssetUrl({ asset: video, orgId: 'o1', transformation: { format: 'HTML' } }, ctx)).toBe('https://cdn.test/embed/o1/vid1.html');
+    expect(buildAssetUrl({ asset: video, orgId: 'o1', transformation: { format: 'JS', orientation: 'VERTICAL' } }, ctx)).toBe(
+      'https://cdn.test/embed/o1/vid1.js?orientation=vertical',
+    );
+    expect(buildAssetUrl({ asset: video, orgId: 'o1', transformation: { format: 'JSON' } }, ctx)).toBe('https://cdn.test/embed/o1/vid1.json');
+    expect(buildAssetUrl({ asset: video, orgId: 'o1', transformation: { format: 'THUMBNAIL', width: 320 } }, ctx)).toMatch(/\/img\/[^/]+\/o1\/vid1\/v1\/w_320\.jpg$/);
+    expect(buildAssetUrl({ asset: video, orgId: 'o1' }, ctx)).toContain('/files/');
+    expect(buildAssetUrl({ asset: { ...video, posterAssetId: null }, orgId: 'o1', transformation: { format: 'THUMBNAIL' } }, ctx)).toBeNull();
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { format: 'HTML' } }, ctx)).toBeNull();
+  });
+});

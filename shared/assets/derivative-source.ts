@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../db/index.js';
+import { assetDerivativeKey, originalKey } from '../blobs/keys.js';
+import { badRequest, notFound } from '../errors/index.js';
+import { findAsset } from './asset-repository.js';
+import { encodeOps, extOfFormat } from './image-ops.js';
+import { isTransformable } from './source-format.js';
+import type { ImagePathParts } from './url-grammar.js';
+
+/**
+ * Derivative key = hash of (org, asset, version, normalized operations, output format) and, for a
+ * video's poster, the poster's own identity (the poster can change without a new video version).
+ */
+export function derivativeKeyOf(parts: ImagePathParts, sourceIdentity = ''): { key: string; etag: string } {
+  const text = `${parts.orgId}/${parts.assetId}/${parts.versionId}/${encodeOps(parts.ops)}.${extOfFormat(parts.ops.format)}/${sourceIdentity}`;
+  const hash = createHash('sha256').update(text).digest('hex');
+  return { key: assetDerivativeKey(parts.orgId, parts.assetId, hash), etag: `"${hash.slice(0, 40)}"` };
+}
+
+export interface DerivativeSource {
+  sourceKey: string;
+  key: string;
+  etag: string;
+  /** False for video posters: the same URL may show another poster later. */
+  immutable: boolean;
+}
+
+/** Where a derivative's pixels come from: the asset's original, or a video's poster. 404 for unknown or outdated assets. */
+export async function resolveDerivativeSource(db: Queryable, parts: ImagePathParts): Promise<DerivativeSource> {
+  const asset = await findAsset(db, parts.orgId, parts.assetId);
+  if (!asset || asset.versionId !== parts.versionId) throw notFound('Image');
+  if (asset.type === 'VIDEO' || asset.type === 'VIDEO_PLAYLIST') {
+    if (asset.posterAssetId) {
+      const poster = await findAsset(db, parts.orgId, asset.posterAssetId);
+      if (poster && isTransformable(poster.contentType)) {
+        return { sourceKey: originalKey(parts.orgId, poster.id, poster.versionId), ...derivativeKeyOf(parts, `poster:${poster.id}:${poster.versionId}`), immutable: false };
+      }
+    }
+    if (asset.posterKey) return { sourceKey: asset.posterKey, ...derivativeKeyOf(parts, asset.posterKey), immutable: false };
+    throw notFound('Video poster');
+  }
+  if (!isTransformable(asset.contentType)) throw badRequest(`Assets of type ${asset.contentType} are served as originals only.`);
+  return { sourceKey: originalKey(parts.orgId, asset.id, asset.versionId), ...derivativeKeyOf(parts), immutable: true };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors/index.js';
+import { encodeOps, normalizeOps, parseOps } from './image-ops.js';
+
+describe('image operations text form', () => {
+  it('encodes in a fixed order and round-trips', () => {
+    const text = encodeOps({ quality: 70, width: 800, height: 600, resize: 'FILL', gravity: 'NORTH_EAST' });
+    expect(text).toBe('w_800,h_600,r_fill,g_north_east,q_70');
+    expect(parseOps(text, 'webp')).toEqual({ format: 'webp', width: 800, height: 600, resize: 'FILL', gravity: 'NORTH_EAST', quality: 70 });
+  });
+
+  it('drops what has no effect so equal results share one key', () => {
+    expect(encodeOps({ width: 100, resize: 'FILL', gravity: 'SOUTH', quality: 80 })).toBe('w_100');
+    expect(encodeOps({ width: 100, height: 50, resize: 'FIT', gravity: 'SOUTH' })).toBe('w_100,h_50,r_fit');
+    expect(encodeOps({ width: 100, height: 50 })).toBe('w_100,h_50,r_fit');
+    expect(encodeOps({ width: 10, height: 10, resize: 'FILL', gravity: 'CENTER' })).toBe('w_10,h_10,r_fill');
+    expect(encodeOps({})).toBe('-');
+    // A focal point replaces gravity and is rounded to 4 decimals.
+    expect(encodeOps({ width: 10, height: 10, resize: 'AUTO', gravity: 'WEST', focalPoint: { x: 0.123456, y: 1 } })).toBe(
+      'w_10,h_10,r_auto,fp_0.1235_1',
+    );
+    expect(normalizeOps({ quality: 80 })).toEqual({});
+  });
+
+  it.each([
+    ['w_0', 'w'],
+    ['w_8193', 'w'],
+    ['w_01', 'w'],
+    ['h_abc', 'h'],
+    ['r_stretch', 'r'],
+    ['r_FILL', 'r'],
+    ['g_up', 'g'],
+    ['fp_1.5_0', 'fp'],
+    ['fp_0.5', 'fp'],
+    ['q_101', 'q'],
+    ['x_1', 'x'],
+    ['h_10,w_10', 'w'],
+    ['w_10,w_10', 'w'],
+    ['', ''],
+  ])('rejects %s with a 400 naming "%s"', (text, key) => {
+    try {
+      parseOps(text, 'jpg');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(AppError);
+      expect((e as AppError).status).toBe(400);
+      expect((e as AppError).message).toContain(`"${key}"`);
+    }
+  });
+
+  it('rejects unknown extensions', () => {
+    expect(() => parseOps('w_10', 'bmp')).toThrow(/format/);
+  });
+});

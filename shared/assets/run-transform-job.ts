@@ -1,0 +1,60 @@
+import type { BlobStore } from '../blobs/index.js';
+import { AppError, isAppError, notFound, unprocessable } from '../errors/index.js';
+import type { JobPayload, JobResult } from '../queue/jobs.js';
+import { PermanentJobError } from '../queue/errors.js';
+import { parseOps } from './image-ops.js';
+import { MAX_INPUT_PIXELS } from './limits.js';
+import { memoryCaches } from './memory-cache.js';
+import { transformImage } from './transform-image.js';
+import type { OutputFormat } from './types.js';
+
+/** Bigger sources cannot be under the pixel limit in any format sharp reads here. */
+const MAX_SOURCE_BYTES = MAX_INPUT_PIXELS * 4 + 64 * 1024 * 1024;
+
+/**
+ * The `image-transform` job: idempotent, so a retried or duplicated job never transforms twice
+ * once the derivative exists (a worker killed after writing it, two keys racing).
+ */
+export async function runTransformJob(
+  deps: { blobs: BlobStore; onTransform?: (format: OutputFormat) => void; timeoutSeconds?: number },
+  payload: JobPayload<'image-transform'>,
+): Promise<JobResult<'image-transform'>> {
+  const existing = await deps.blobs.head(payload.derivativeKey);
+  if (existing && existing.size > 0) return { derivativeKey: payload.derivativeKey, size: existing.size, contentType: existing.contentType ?? 'application/octet-stream', transformed: false };
+
+  const caches = memoryCaches(deps.blobs);
+  const input = caches.sources.get(payload.sourceKey) ?? (await readSource(deps.blobs, payload.sourceKey));
+  caches.sources.set(payload.sourceKey, input);
+
+  const ops = parseOps(payload.ops, payload.ext) as ReturnType<typeof parseOps> & { format: OutputFormat };
+  const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds }).catch((err: unknown) => {
+    if (isAppError(err)) throw err;
+    // libvips refuses corrupt or truncated data with an error (never a crash): retrying cannot help.
+    if (err instanceof Error && /timeout/i.test(err.message)) throw new AppError('GATEWAY_TIMEOUT', 'The image transform took too long.');
+    throw unprocessable('The source image could not be decoded.');
+  });
+  deps.onTransform?.(out.format);
+  await deps.blobs.put(payload.derivativeKey, out.data, { contentType: out.contentType });
+  // An asset deleted while this job ran has lost its original by now (deletion removes originals
+  // before sweeping derivatives): drop what we wrote, or hits would keep serving it.
+  if (!(await deps.blobs.head(payload.sourceKey))) {
+    await deps.blobs.delete(payload.derivativeKey);
+    caches.sources.delete(payload.sourceKey);
+    throw notFound('Image');
+  }
+  // The API in this process serves it from memory, without reading it back.
+  caches.derivatives.set(payload.derivativeKey, { data: out.data, contentType: out.contentType });
+  return { derivativeKey: payload.derivativeKey, size: out.data.length, contentType: out.contentType, transformed: true };
+}
+
+async function readSource(blobs: BlobStore, key: string): Promise<Buffer> {
+  const source = await blobs.get(key);
+  if (!source) throw notFound('Source image');
+  if (source.size > MAX_SOURCE_BYTES) {
+    source.body.destroy();
+    throw new PermanentJobError('Source image is too large to transform.');
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of source.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

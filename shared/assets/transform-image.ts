@@ -1,0 +1,63 @@
+import sharp from 'sharp';
+import { MAX_INPUT_PIXELS } from './limits.js';
+import { probeImage } from './probe-image.js';
+import { planTransform } from './transform-plan.js';
+import type { ImageOps, OutputFormat } from './types.js';
+
+export interface TransformedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  format: OutputFormat;
+  contentType: string;
+}
+
+const CONTENT_TYPES: Record<OutputFormat, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+};
+
+export const contentTypeOf = (f: OutputFormat): string => CONTENT_TYPES[f];
+
+/**
+ * Runs one derivative through sharp. libvips does the pixel work on libuv's thread pool, so the
+ * calling event loop (and a BullMQ lock renewal on it) keeps running. The header is checked
+ * against the pixel limit before anything is decoded; sharp's own limit stays on as a second guard.
+ */
+export async function transformImage(
+  input: Buffer,
+  ops: ImageOps & { format: OutputFormat },
+  options: { timeoutSeconds?: number } = {},
+): Promise<TransformedImage> {
+  const header = await probeImage(input);
+  const plan = planTransform(ops, header);
+  // First frame only; EXIF orientation applied before any geometry; sRGB out; metadata dropped (sharp's default).
+  let img = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, pages: 1, autoOrient: true, failOn: 'error' });
+  if (plan.extract) img = img.extract(plan.extract);
+  if (plan.resize) img = img.resize({ ...plan.resize });
+  img = img.toColourspace('srgb');
+  switch (plan.format) {
+    case 'jpeg':
+      // JPEG has no alpha: composite transparent sources on white rather than black.
+      img = img.flatten({ background: '#ffffff' }).jpeg({ quality: plan.quality });
+      break;
+    case 'png':
+      img = img.png();
+      break;
+    case 'webp':
+      img = img.webp({ quality: plan.quality });
+      break;
+    case 'avif':
+      img = img.avif({ quality: plan.quality });
+      break;
+    case 'gif':
+      img = img.gif();
+      break;
+  }
+  if (options.timeoutSeconds) img = img.timeout({ seconds: options.timeoutSeconds });
+  const { data, info } = await img.toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, format: plan.format, contentType: CONTENT_TYPES[plan.format] };
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { focalCrop, planTransform } from './transform-plan.js';
+
+const landscape = { width: 3840, height: 2400 };
+
+describe('transform planning', () => {
+  it('keeps the aspect ratio with one side', () => {
+    expect(planTransform({ format: 'jpeg', width: 800 }, landscape).resize).toEqual({ width: 800, height: 8192, fit: 'inside' });
+  });
+
+  it('FIT fits inside, FILL covers with gravity', () => {
+    expect(planTransform({ format: 'jpeg', width: 800, height: 600, resize: 'FIT' }, landscape).resize?.fit).toBe('inside');
+    expect(planTransform({ format: 'jpeg', width: 800, height: 600, resize: 'FILL', gravity: 'SOUTH_WEST' }, landscape).resize).toEqual({
+      width: 800,
+      height: 600,
+      fit: 'cover',
+      position: 'southwest',
+    });
+  });
+
+  it('AUTO fills for the same orientation and fits otherwise', () => {
+    expect(planTransform({ format: 'png', width: 400, height: 300, resize: 'AUTO' }, landscape).resize?.fit).toBe('cover');
+    expect(planTransform({ format: 'png', width: 300, height: 400, resize: 'AUTO' }, landscape).resize?.fit).toBe('inside');
+    expect(planTransform({ format: 'png', width: 300, height: 300, resize: 'AUTO' }, { width: 50, height: 50 }).resize?.fit).toBe('cover');
+  });
+
+  it('never outputs more than 8192 pixels per side', () => {
+    expect(planTransform({ format: 'jpeg' }, { width: 10_000, height: 4000 }).resize).toEqual({ width: 8192, height: 8192, fit: 'inside' });
+    expect(planTransform({ format: 'jpeg', width: 8000 }, { width: 1000, height: 5000 }).resize).toEqual({ width: 8000, height: 8192, fit: 'inside' });
+  });
+
+  it('defaults quality to 80', () => {
+    expect(planTransform({ format: 'webp' }, landscape)).toEqual({ format: 'webp', quality: 80 });
+  });
+
+  it('focal crops keep the point inside and stay inside the image', () => {
+    for (const fp of [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+      { x: 0.9, y: 0.1 },
+      { x: 0.5, y: 0.5 },
+    ]) {
+      for (const target of [
+        { width: 300, height: 300 },
+        { width: 1000, height: 100 },
+        { width: 100, height: 1000 },
+      ]) {
+        const c = focalCrop(landscape, target, fp);
+        expect(c.left).toBeGreaterThanOrEqual(0);
+        expect(c.top).toBeGreaterThanOrEqual(0);
+        expect(c.left + c.width).toBeLessThanOrEqual(landscape.width);
+        expect(c.top + c.height).toBeLessThanOrEqual(landscape.height);
+        expect(fp.x * landscape.width).toBeGreaterThanOrEqual(c.left);
+        expect(fp.x * landscape.width).toBeLessThanOrEqual(c.left + c.width);
+        expect(fp.y * landscape.height).toBeGreaterThanOrEqual(c.top);
+        expect(fp.y * landscape.height).toBeLessThanOrEqual(c.top + c.height);
+        // The window has the target's aspect ratio (to the pixel).
+        expect(Math.abs(c.width / c.height - target.width / target.height)).toBeLessThan(0.02 * (target.width / target.height));
+      }
+    }
+  });
+});

@@ -1,0 +1,101 @@
+/** Shared vocabulary of the asset side: stored assets, focal points, image operations. */
+
+export const ASSET_TYPES = ['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** Fractions of the image from its top-left corner; the centre is (0.5, 0.5). */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+export interface RatioFocalPoint {
+  /** A ratio name such as "1:1" or "16:9". */
+  ratio: string;
+  focalPoint: FocalPoint;
+}
+
+export const RESIZE_MODES = ['FIT', 'FILL', 'AUTO'] as const;
+export type ResizeMode = (typeof RESIZE_MODES)[number];
+
+export const GRAVITIES = [
+  'NORTH',
+  'SOUTH',
+  'EAST',
+  'WEST',
+  'NORTH_EAST',
+  'NORTH_WEST',
+  'SOUTH_EAST',
+  'SOUTH_WEST',
+  'CENTER',
+] as const;
+export type Gravity = (typeof GRAVITIES)[number];
+
+/** Output formats a preset may choose; otherwise the source format is kept. */
+export const OUTPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const VIDEO_FORMATS = ['THUMBNAIL', 'HTML', 'JS', 'JSON'] as const;
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+
+export const ORIENTATIONS = ['HORIZONTAL', 'VERTICAL'] as const;
+export type Orientation = (typeof ORIENTATIONS)[number];
+
+/**
+ * Normalized image operations: what a derivative URL carries and what the derivative key hashes.
+ * Absent fields mean "keep": no resize, source format, default quality.
+ */
+export interface ImageOps {
+  width?: number;
+  height?: number;
+  resize?: ResizeMode;
+  gravity?: Gravity;
+  focalPoint?: FocalPoint;
+  quality?: number;
+  format?: OutputFormat;
+}
+
+/** Options stored for an org's named image preset. */
+export interface ImagePresetOptions {
+  width?: number;
+  height?: number;
+  resize?: ResizeMode;
+  quality?: number;
+  gravity?: Gravity;
+  format?: OutputFormat;
+}
+
+export interface ImagePreset {
+  name: string;
+  options: ImagePresetOptions;
+  updatedAt: Date;
+}
+
+/** One asset as the repository returns it (current version). */
+export interface Asset {
+  id: string;
+  orgId: string;
+  versionId: string;
+  type: AssetType;
+  title: string | null;
+  contentType: string;
+  fileName: string | null;
+  path: string | null;
+  caption: string | null;
+  alt: string | null;
+  author: string | null;
+  source: string | null;
+  size: number;
+  tags: string[];
+  externalId: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  focalPoint: FocalPoint | null;
+  focalPoints: RatioFocalPoint[];
+  posterAssetId: string | null;
+  /** Blob key of a poster frame extracted from a video at upload, when one was. */
+  posterKey: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,8 @@
+import type { EventBus } from '../bus/index.js';
+import type { Db } from '../db/index.js';
+
+/** What the content domain needs from `Services` (a structural subset, so tests can pass either). */
+export interface ContentDeps {
+  db: Db;
+  bus: Pick<EventBus, 'publish'>;
+}

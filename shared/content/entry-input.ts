@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** Client-chosen ids (entries, sections, authors, labels, lists): URL-safe, at most 128 characters. */
+export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+export const clientIdSchema = z.string().regex(CLIENT_ID, 'must be 1–128 characters of A–Z a–z 0–9 _ . : - (starting with a letter or digit)');
+
+const common = {
+  siteId: z.string().min(1).max(128),
+  fields: z.record(z.string(), z.unknown()),
+  slug: z.string().max(500).nullable(),
+  externalId: z.string().max(500).nullable(),
+  labels: z.array(z.string().min(1).max(128)).max(100),
+  attrs: z.record(z.string(), z.unknown()).nullable(),
+};
+
+/** `POST /entries` and `PUT /entries/:id` (and `entry` lines of an import). */
+export const entryInputSchema = z.strictObject({
+  model: z.string().min(1).max(64),
+  siteId: common.siteId,
+  fields: common.fields.optional(),
+  slug: common.slug.optional(),
+  externalId: common.externalId.optional(),
+  labels: common.labels.optional(),
+  attrs: common.attrs.optional(),
+  status: z.enum(['DRAFT', 'PUBLISHED', 'ARCHIVED']).optional(),
+  publishedAt: z.string().optional(),
+  firstPublishedAt: z.string().optional(),
+  createdAt: z.string().optional(),
+});
+export type EntryInput = z.infer<typeof entryInputSchema>;
+
+/** `PATCH /entries/:id`: `fields` are merged by alias (null clears one); other members replace. */
+export const entryPatchSchema = z.strictObject({
+  siteId: common.siteId.optional(),
+  fields: common.fields.optional(),
+  slug: common.slug.optional(),
+  externalId: common.externalId.optional(),
+  labels: common.labels.optional(),
+  attrs: common.attrs.optional(),
+});
+export type EntryPatch = z.infer<typeof entryPatchSchema>;
+
+export const scheduleInputSchema = z.strictObject({ at: z.string().min(1) });

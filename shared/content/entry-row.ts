@@ -1,0 +1,111 @@
+import type { EntryStatus } from './model-types.js';
+import type { EntryMetrics } from './metrics.js';
+
+/** One `entries` row (one visible version of an entry), in domain names. */
+export interface EntryRow {
+  rowId: number;
+  id: string;
+  inPreview: boolean;
+  inDelivery: boolean;
+  modelAlias: string;
+  modelId: string;
+  siteId: string;
+  status: EntryStatus;
+  title: string | null;
+  slug: string | null;
+  externalId: string | null;
+  clonedFrom: string | null;
+  versionId: string;
+  labels: string[];
+  attrs: unknown;
+  fields: Record<string, unknown>;
+  metrics: EntryMetrics | null;
+  publishedAt: Date | null;
+  firstPublishedAt: Date | null;
+  unpublishedAt: Date | null;
+  scheduledAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewEntryRow = Omit<EntryRow, 'rowId'>;
+
+/** Domain name → column, for every writable column. */
+export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
+  id: 'id',
+  inPreview: 'in_preview',
+  inDelivery: 'in_delivery',
+  modelAlias: 'model_alias',
+  modelId: 'model_id',
+  siteId: 'site_id',
+  status: 'status',
+  title: 'title',
+  slug: 'slug',
+  externalId: 'external_id',
+  clonedFrom: 'cloned_from',
+  versionId: 'version_id',
+  labels: 'labels',
+  attrs: 'attrs',
+  fields: 'fields',
+  metrics: 'metrics',
+  publishedAt: 'published_at',
+  firstPublishedAt: 'first_published_at',
+  unpublishedAt: 'unpublished_at',
+  scheduledAt: 'scheduled_at',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+
+export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'metrics']);
+
+export interface EntryDbRow {
+  row_id: number;
+  id: string;
+  in_preview: boolean;
+  in_delivery: boolean;
+  model_alias: string;
+  model_id: string;
+  site_id: string;
+  status: EntryStatus;
+  title: string | null;
+  slug: string | null;
+  external_id: string | null;
+  cloned_from: string | null;
+  version_id: string;
+  labels: string[];
+  attrs: unknown;
+  fields: Record<string, unknown>;
+  metrics: EntryMetrics | null;
+  published_at: Date | null;
+  first_published_at: Date | null;
+  unpublished_at: Date | null;
+  scheduled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const fromDb = (r: EntryDbRow): EntryRow => ({
+  rowId: Number(r.row_id),
+  id: r.id,
+  inPreview: r.in_preview,
+  inDelivery: r.in_delivery,
+  modelAlias: r.model_alias,
+  modelId: r.model_id,
+  siteId: r.site_id,
+  status: r.status,
+  title: r.title,
+  slug: r.slug,
+  externalId: r.external_id,
+  clonedFrom: r.cloned_from,
+  versionId: r.version_id,
+  labels: r.labels,
+  attrs: r.attrs,
+  fields: r.fields,
+  metrics: r.metrics,
+  publishedAt: r.published_at,
+  firstPublishedAt: r.first_published_at,
+  unpublishedAt: r.unpublished_at,
+  scheduledAt: r.scheduled_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});

@@ -1,0 +1,53 @@
+import type { EntryRow } from './entry-row.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** An entry as the management API returns it: its current (preview) version. */
+export interface EntryView {
+  id: string;
+  model: string;
+  modelId: string;
+  siteId: string;
+  status: string;
+  versionId: string;
+  /** The version delivery tokens read, when it differs from `versionId` (an EDITED entry). */
+  publishedVersionId: string | null;
+  title: string | null;
+  slug: string | null;
+  externalId: string | null;
+  labels: string[];
+  attrs: unknown;
+  fields: Record<string, unknown>;
+  metrics: unknown;
+  publishedAt: string | null;
+  firstPublishedAt: string | null;
+  unpublishedAt: string | null;
+  scheduledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function entryView(preview: EntryRow, delivery: EntryRow | null): EntryView {
+  return {
+    id: preview.id,
+    model: preview.modelAlias,
+    modelId: preview.modelId,
+    siteId: preview.siteId,
+    status: preview.status,
+    versionId: preview.versionId,
+    publishedVersionId: delivery ? delivery.versionId : null,
+    title: preview.title,
+    slug: preview.slug,
+    externalId: preview.externalId,
+    labels: preview.labels,
+    attrs: preview.attrs ?? null,
+    fields: preview.fields,
+    metrics: preview.metrics,
+    publishedAt: iso(preview.publishedAt),
+    firstPublishedAt: iso(preview.firstPublishedAt),
+    unpublishedAt: iso(preview.unpublishedAt),
+    scheduledAt: iso(preview.scheduledAt),
+    createdAt: preview.createdAt.toISOString(),
+    updatedAt: preview.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,178 @@
+import { isAppError } from '../../errors/index.js';
+import { newId } from '../../ids.js';
+import type { ContentDeps } from '../deps.js';
+import { inputDates, newEntryRow, putEntry } from '../entries.js';
+import { clientIdSchema, entryInputSchema, type EntryInput } from '../entry-input.js';
+import { prepareEntries } from '../entry-prepare.js';
+import type { NewEntryRow } from '../entry-row.js';
+import { findExistingEntryIds, insertEdges, insertEntryRows, type EdgeRow } from '../entry-store.js';
+import type { StoredModel } from '../model-store.js';
+import { bumpContentVersion } from '../org-versions.js';
+import { describeIssues, modelOf } from './line-helpers.js';
+import type { ImportState, LineResult } from './types.js';
+
+export const entryLineSchema = entryInputSchema.extend({ id: clientIdSchema.optional() });
+
+export interface EntryLine {
+  line: number;
+  body: unknown;
+}
+
+interface Candidate {
+  line: number;
+  id: string;
+  /** The line named its id (it may already exist); otherwise the id was generated. */
+  clientId: boolean;
+  input: EntryInput;
+  model: StoredModel;
+  dates: ReturnType<typeof inputDates>;
+}
+
+const failed = (line: number, errors: string[]): LineResult => ({ line, type: 'entry', ok: false, errors });
+
+/** A validated batch, ready to write. */
+export interface PreparedBatch {
+  lines: number[];
+  results: Map<number, LineResult>;
+  fresh: { c: Candidate; row: NewEntryRow; edges: Omit<EdgeRow, 'rowId'>[] }[];
+  /** Entries that exist already (or were written by an earlier line): the regular replace path. */
+  replacing: Candidate[];
+}
+
+/**
+ * Validates a run of consecutive entry lines: shape, model, dates, field values and every
+ * target, with one query per kind for the whole batch. The new entries it accepts are added to
+ * `state.entries` at once, so the next batch can be validated while this one is written.
+ */
+export async function prepareEntryBatch(deps: ContentDeps, state: ImportState, batch: EntryLine[]): Promise<PreparedBatch> {
+  const results = new Map<number, LineResult>();
+  const candidates: Candidate[] = [];
+  for (const { line, body } of batch) {
+    const parsed = entryLineSchema.safeParse(body);
+    if (!parsed.success) {
+      results.set(line, failed(line, describeIssues(parsed.error)));
+      continue;
+    }
+    const { id, ...input } = parsed.data;
+    const model = await modelOf(deps, state, input.model);
+    if (!model) {
+      results.set(line, failed(line, [`model: model "${input.model}" not found`]));
+      continue;
+    }
+    const problems: string[] = [];
+    const dates = inputDates(input, problems);
+    if (problems.length > 0) results.set(line, failed(line, problems));
+    else candidates.push({ line, id: id ?? newId(), clientId: id !== undefined, input, model, dates });
+  }
+  const clientIds = candidates.filter((c) => c.clientId && !state.entries.has(c.id)).map((c) => c.id);
+  const existing = await findExistingEntryIds(deps.db, state.orgId, clientIds);
+  const isOld = (c: Candidate) => existing.has(c.id) || state.entries.has(c.id);
+  const replacing = candidates.filter(isOld);
+  const fresh = await prepareFresh(deps, state, candidates.filter((c) => !isOld(c)), results);
+  for (const f of fresh) state.entries.set(f.c.id, f.c.model.alias);
+  return { lines: batch.map((b) => b.line), results, fresh, replacing };
+}
+
+/** Forgets the optimistic ids of a prepared batch (it is about to be validated again). */
+export function discardPrepared(state: ImportState, prepared: PreparedBatch): void {
+  for (const f of prepared.fresh) state.entries.delete(f.c.id);
+}
+
+/**
+ * Writes a prepared batch: every new entry in ONE transaction (multi-row inserts of entries and
+ * edges), then the replacements one by one. A batch the database refuses is retried line by
+ * line, so one bad line never takes good ones down with it. `dirty` tells the caller that an
+ * entry accepted at validation failed here (later batches must be validated again).
+ */
+export async function writeEntryBatch(deps: ContentDeps, state: ImportState, prepared: PreparedBatch): Promise<{ results: LineResult[]; dirty: boolean }> {
+  const { results, fresh } = prepared;
+  let dirty = false;
+  if (fresh.length > 0) {
+    try {
+      await deps.db.transaction(async (tx) => {
+        const rowIds = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
+        await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: rowIds.get(e.sourceId)! }))));
+        await bumpContentVersion(tx, state.orgId);
+      });
+      for (const g of fresh) results.set(g.c.line, { line: g.c.line, type: 'entry', ok: true, id: g.c.id });
+    } catch {
+      // The database refused the batch (e.g. a concurrent writer took an id): isolate the bad line.
+      // The ids stay known meanwhile: the next batch is being validated against them right now.
+      for (const g of fresh) {
+        const r = await applyOne(deps, state, g.c);
+        if (!r.ok) {
+          state.entries.delete(g.c.id);
+          dirty = true;
+        }
+        results.set(g.c.line, r);
+      }
+    }
+  }
+  for (const c of prepared.replacing) results.set(c.line, await applyOne(deps, state, c));
+  return { results: prepared.lines.map((l) => results.get(l)!), dirty };
+}
+
+/** Validates the new entries of a batch; failures go to `results`, the rest come back as rows. */
+async function prepareFresh(deps: ContentDeps, state: ImportState, fresh: Candidate[], results: Map<number, LineResult>): Promise<PreparedBatch['fresh']> {
+  if (fresh.length === 0) return [];
+  // References may point at entries of earlier lines: earlier batches (state) or this one.
+  const lineOf = new Map(fresh.map((c) => [c.id, c]));
+  const known = {
+    has: (id: string) => state.entries.has(id) || lineOf.has(id),
+    get: (id: string) => state.entries.get(id) ?? lineOf.get(id)?.model.alias,
+  };
+  const prepared = await prepareEntries(
+    deps.db,
+    state.orgId,
+    fresh.map((c) => ({ model: c.model, fields: c.input.fields, labels: c.input.labels ?? [], siteId: c.input.siteId })),
+    known,
+  );
+  // A line may only reference entries of EARLIER lines that succeeded; failures cascade.
+  const bad = new Map<string, string[]>();
+  fresh.forEach((c, i) => {
+    const p = prepared[i];
+    if ('problems' in p) bad.set(c.id, p.problems);
+  });
+  for (let changed = true; changed; ) {
+    changed = false;
+    fresh.forEach((c, i) => {
+      const p = prepared[i];
+      if (bad.has(c.id) || 'problems' in p) return;
+      for (const e of p.ok.edges) {
+        if (e.kind !== 'reference' && e.kind !== 'rich_entry') continue;
+        const target = lineOf.get(e.targetId);
+        if (!target || target.id === c.id || state.entries.has(e.targetId)) continue;
+        if (target.line > c.line || bad.has(target.id)) {
+          bad.set(c.id, [`fields.${e.field}: entry "${e.targetId}" not found (line ${target.line} ${target.line > c.line ? 'comes later' : 'failed'})`]);
+          changed = true;
+          return;
+        }
+      }
+    });
+  }
+  const now = new Date();
+  const good: PreparedBatch['fresh'] = [];
+  fresh.forEach((c, i) => {
+    const p = prepared[i];
+    if (bad.has(c.id) || 'problems' in p) {
+      results.set(c.line, failed(c.line, bad.get(c.id)!));
+      return;
+    }
+    const row = newEntryRow(c.id, c.model, c.input, p.ok, { now, ...c.dates });
+    good.push({ c, row, edges: p.ok.edges.map((e) => ({ ...e, sourceId: c.id })) });
+  });
+  return good;
+}
+
+/** The regular single-entry path (create with the id, or replace). */
+async function applyOne(deps: ContentDeps, state: ImportState, c: Candidate): Promise<LineResult> {
+  try {
+    const { entry } = await putEntry(deps, state.orgId, c.id, c.input);
+    state.entries.set(entry.id, entry.model);
+    return { line: c.line, type: 'entry', ok: true, id: entry.id };
+  } catch (err) {
+    if (isAppError(err)) return failed(c.line, err.reasons);
+    // A database failure of this one line (no SQL in the report): the line is not written.
+    return failed(c.line, ['line: the database refused this line; it was not written']);
+  }
+}

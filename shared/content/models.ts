@@ -1,0 +1,49 @@
+import { conflict, notFound, unprocessable } from '../errors/index.js';
+import type { ContentDeps } from './deps.js';
+import type { ModelInput } from './model-input.js';
+import { checkModel } from './model-rules.js';
+import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-store.js';
+import { bumpSchemaVersion, lockModels } from './org-versions.js';
+
+export { getModel, listModels, type StoredModel };
+
+/** Creates or replaces a model; bumps the org's schema version and tells every instance. */
+export async function putModel(deps: ContentDeps, orgId: string, alias: string, input: ModelInput): Promise<{ model: StoredModel; created: boolean }> {
+  const { model, created, schemaVersion } = await deps.db.transaction(async (tx) => {
+    await lockModels(tx, orgId);
+    const all = await listModels(tx, orgId);
+    const previous = all.find((m) => m.alias === alias) ?? null;
+    const others = all.filter((m) => m.alias !== alias);
+    // Waits for entry writes in flight on this model, so the check below sees their entries.
+    if (previous) await getModel(tx, orgId, alias, { lock: 'update' });
+    const hasEntries = previous ? await modelHasEntries(tx, orgId, alias) : false;
+    const checked = checkModel(alias, input, { others, previous, hasEntries });
+    if ('problems' in checked) throw unprocessable(`Model "${alias}" is invalid.`, checked.problems);
+    const stored = await upsertModel(tx, orgId, { alias, ...checked.model });
+    return { model: stored, created: previous === null, schemaVersion: await bumpSchemaVersion(tx, orgId) };
+  });
+  await deps.bus.publish('schema-changed', { orgId, schemaVersion });
+  return { model, created };
+}
+
+export async function requireModel(deps: Pick<ContentDeps, 'db'>, orgId: string, alias: string): Promise<StoredModel> {
+  const model = await getModel(deps.db, orgId, alias);
+  if (!model) throw notFound(`Model "${alias}"`);
+  return model;
+}
+
+/** Deletes a model that no entry uses and no other model allows as a reference target. */
+export async function deleteModel(deps: ContentDeps, orgId: string, alias: string): Promise<void> {
+  const schemaVersion = await deps.db.transaction(async (tx) => {
+    await lockModels(tx, orgId);
+    const all = await listModels(tx, orgId);
+    if (!all.some((m) => m.alias === alias)) throw notFound(`Model "${alias}"`);
+    await getModel(tx, orgId, alias, { lock: 'update' });
+    if (await modelHasEntries(tx, orgId, alias)) throw conflict(`Model "${alias}" still has entries.`);
+    const referrer = all.find((m) => m.alias !== alias && m.fields.some((f) => f.allowedModels.includes(alias)));
+    if (referrer) throw conflict(`Model "${referrer.alias}" lists "${alias}" in allowedModels.`);
+    await deleteModelRow(tx, orgId, alias);
+    return bumpSchemaVersion(tx, orgId);
+  });
+  await deps.bus.publish('schema-changed', { orgId, schemaVersion });
+}

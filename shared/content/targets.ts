@@ -1,0 +1,98 @@
+import type { Queryable } from '../db/index.js';
+import type { Edge } from './edges.js';
+import type { ModelDefinition } from './model-types.js';
+import { findAssetTypes, findEntryModels, findExistingIds } from './target-store.js';
+
+/** What one entry write points at: its edges, labels and site. */
+export interface TargetCheckItem {
+  model: ModelDefinition;
+  edges: Edge[];
+  labels: string[];
+  siteId: string;
+}
+
+export interface TargetCheckResult {
+  /** Problems per item, in input order (empty when the item is fine). */
+  problems: string[][];
+  /** Asset id → type for every media target found (metrics count images with it). */
+  assetTypes: Map<string, string>;
+}
+
+/** Entries that may be referenced though not (yet) in the database: id → model alias. */
+export type KnownEntries = Pick<ReadonlyMap<string, string>, 'has' | 'get'>;
+
+const unique = (ids: Iterable<string>) => [...new Set(ids)];
+
+/**
+ * Checks that every target of a batch of entry writes exists in the org: referenced entries
+ * (with an allowed model), assets, sections, authors, labels and the site. `known` holds entries
+ * not yet in the database that may be referenced (the entry itself, earlier import lines).
+ * One query per kind for the whole batch.
+ */
+export async function checkTargets(
+  db: Queryable,
+  orgId: string,
+  items: TargetCheckItem[],
+  known: KnownEntries = new Map(),
+): Promise<TargetCheckResult> {
+  const want = { entries: new Set<string>(), media: new Set<string>(), section: new Set<string>(), author: new Set<string>() };
+  const labels = new Set<string>();
+  const sites = new Set<string>();
+  for (const item of items) {
+    for (const e of item.edges) {
+      if (e.kind === 'reference' || e.kind === 'rich_entry') {
+        if (!known.has(e.targetId)) want.entries.add(e.targetId);
+      } else if (e.kind === 'media' || e.kind === 'rich_media') want.media.add(e.targetId);
+      else want[e.kind].add(e.targetId);
+    }
+    item.labels.forEach((l) => labels.add(l));
+    sites.add(item.siteId);
+  }
+  const [entryModels, assetTypes, sections, authors, labelIds, siteIds] = await Promise.all([
+    findEntryModels(db, orgId, unique(want.entries)),
+    findAssetTypes(db, orgId, unique(want.media)),
+    findExistingIds(db, orgId, 'sections', unique(want.section)),
+    findExistingIds(db, orgId, 'authors', unique(want.author)),
+    findExistingIds(db, orgId, 'labels', unique(labels)),
+    findExistingIds(db, orgId, 'sites', unique(sites)),
+  ]);
+  const problems = items.map((item) => {
+    const out: string[] = [];
+    if (!siteIds.has(item.siteId)) out.push(`siteId: site "${item.siteId}" not found`);
+    item.labels.forEach((l, i) => {
+      if (!labelIds.has(l)) out.push(`labels[${i}]: label "${l}" not found`);
+    });
+    const fieldDefs = new Map(item.model.fields.map((f) => [f.alias, f]));
+    for (const e of item.edges) {
+      const f = fieldDefs.get(e.field);
+      const at = f?.valueType === 'list' ? `fields.${e.field}[${e.position}]` : `fields.${e.field}`;
+      switch (e.kind) {
+        case 'reference':
+        case 'rich_entry': {
+          const model = known.get(e.targetId) ?? entryModels.get(e.targetId);
+          const where = e.kind === 'rich_entry' ? `fields.${e.field} (cms_reference block ${e.position})` : at;
+          if (!model) out.push(`${where}: entry "${e.targetId}" not found`);
+          else if (e.kind === 'reference' && f && f.allowedModels.length > 0 && !f.allowedModels.includes(model)) {
+            out.push(`${where}: entry "${e.targetId}" is a "${model}", not one of the allowed models (${f.allowedModels.join(', ')})`);
+          }
+          break;
+        }
+        case 'media':
+        case 'rich_media':
+          if (!assetTypes.has(e.targetId)) {
+            const where = e.kind === 'rich_media' ? `fields.${e.field} (cms_media block ${e.position})` : at;
+            out.push(`${where}: asset "${e.targetId}" not found`);
+          }
+          break;
+        case 'section':
+          if (!sections.has(e.targetId)) out.push(`${at}: section "${e.targetId}" not found`);
+          break;
+        case 'author':
+          if (!authors.has(e.targetId)) out.push(`${at}: author "${e.targetId}" not found`);
+          break;
+      }
+    }
+    return out;
+  });
+  return { problems, assetTypes };
+}

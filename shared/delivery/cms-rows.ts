@@ -1,0 +1,82 @@
+/** Rows of the built-in resources as the read side selects them. */
+export interface SectionRow {
+  id: string;
+  parent_id: string | null;
+  title: string | null;
+  slug: string | null;
+  url: string | null;
+  site_id: string | null;
+  external_id: string | null;
+  description: string | null;
+}
+
+export interface AuthorRow {
+  id: string;
+  user_id: string | null;
+  byline: string | null;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  url: string | null;
+  image_id: string | null;
+  biography: string | null;
+  profession: string[];
+  email: string | null;
+  website: string | null;
+  facebook: string | null;
+  instagram: string | null;
+  twitter: string | null;
+  linkedin: string | null;
+  tiktok: string | null;
+  telegram: string | null;
+}
+
+export interface LabelRow {
+  id: string;
+  name: string;
+  description: string | null;
+  color: string | null;
+  site_id: string | null;
+  external_id: string | null;
+}
+
+export interface ListRow {
+  id: string;
+  name: string;
+  description: string | null;
+  site_id: string | null;
+  external_id: string | null;
+}
+
+/** An asset row as JSON (`to_jsonb`), so columns added later (e.g. a poster key) come along. */
+export interface AssetRow {
+  id: string;
+  version_id: string;
+  type: string;
+  title: string | null;
+  content_type: string;
+  file_name: string | null;
+  path: string | null;
+  caption: string | null;
+  alt: string | null;
+  author: string | null;
+  source: string | null;
+  size: number;
+  tags: string[];
+  external_id: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  focal_point: { x: number; y: number } | null;
+  focal_points: Array<{ ratio: string; focalPoint: { x: number; y: number } }>;
+  poster_asset_id: string | null;
+  poster_key?: string | null;
+}
+
+export interface ListEntryRow {
+  list_id: string;
+  position: number;
+  start_at: Date | null;
+  end_at: Date | null;
+  entry_id: string;
+}

@@ -1,0 +1,24 @@
+import type { Queryable } from '../db/index.js';
+import type { DeliveryScope } from './filters/filter-env.js';
+import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
+
+/** What every resolver of the generated schema reads: the tenant, its scope, batching. */
+export interface DeliveryContext {
+  db: Queryable;
+  orgId: string;
+  scope: DeliveryScope;
+  models: OrgModels;
+  /** HMAC key for continuation tokens and asset URLs (`services.secrets.signing`). */
+  signing: Buffer;
+  /** Base of absolute asset URLs (PUBLIC_BASE_URL). */
+  publicBaseUrl: string;
+  loaders: DeliveryLoaders;
+}
+
+export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders'>): DeliveryContext {
+  return { ...args, loaders: createLoaders(args.db, args.orgId, args.scope) };
+}
+
+export function orgModels(list: OrgModels['list']): OrgModels {
+  return { list, byAlias: new Map(list.map((m) => [m.alias, m])) };
+}

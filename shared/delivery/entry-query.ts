@@ -1,0 +1,51 @@
+import type { ModelDefinition } from '../content/model-types.js';
+import { entryFilterSql, modelFilterSql } from './filters/entry-filter.js';
+import { visibleSql, type DeliveryScope, type FilterEnv } from './filters/filter-env.js';
+import { compileOrder, type OrderKey } from './order-sql.js';
+import { and, SqlParams } from './sql-params.js';
+
+export type Input = Record<string, unknown>;
+
+/** A set of entries to page through: one model or all, a filter, an order, an optional scope. */
+export interface EntryQuery {
+  orgId: string;
+  scope: DeliveryScope;
+  models: ReadonlyMap<string, ModelDefinition>;
+  /** null: every model, filtered by a `CmsEntryFilter`. */
+  model: ModelDefinition | null;
+  where?: Input | null;
+  order?: Input | null;
+  /** Restricts the set further (relations): SQL over the entry alias `e`, may use the env params. */
+  restrict?: (env: FilterEnv) => string;
+}
+
+export interface CompiledQuery {
+  params: SqlParams;
+  env: FilterEnv;
+  /** WHERE condition over alias `e` (org, visibility, model, filter, restriction). */
+  where: string;
+  keys: OrderKey[];
+  /** The filter searches substrings of the title (trigram-indexed). */
+  textSearch: boolean;
+}
+
+/** Compiles filter and order first (order errors surface before any SQL runs). */
+export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): CompiledQuery {
+  const keys = compileOrder(q.model, q.order, 'e');
+  const env: FilterEnv = { params, org: params.add(q.orgId), scope: q.scope, models: q.models, flags: { wantsDeleted: false } };
+  const parts = [`e.org_id = ${env.org}`];
+  if (q.model) parts.push(`e.model_alias = ${params.add(q.model.alias)}`);
+  if (q.where) parts.push(q.model ? modelFilterSql(q.model, q.where, 'e', env) : entryFilterSql(q.where, 'e', env));
+  if (q.restrict) parts.push(q.restrict(env));
+  // Visibility last: it depends on whether a status filter asked for DELETED.
+  parts.splice(1, 0, visibleSql('e', q.scope, env.flags.wantsDeleted));
+  const where = and(parts);
+  return { params, env, where, keys, textSearch: /\be\.title ILIKE /.test(where) };
+}
+
+/**
+ * Sort-key columns `_k0…` of each row; timestamps also as text (`_t…`), since a JS Date keeps
+ * only milliseconds and a token must carry Postgres' microseconds to resume exactly.
+ */
+export const keyColumns = (keys: OrderKey[]): string =>
+  keys.map((k, i) => (k.cast === 'timestamptz' ? `${k.expr} AS _k${i}, (${k.expr})::text AS _t${i}` : `${k.expr} AS _k${i}`)).join(', ');

@@ -1,0 +1,154 @@
+import type { Queryable } from '../db/index.js';
+import { compileEntryQuery, keyColumns, type EntryQuery } from './entry-query.js';
+import { entryColumns, type EntryRow } from './entry-row.js';
+import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
+import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
+
+/** A row plus its sort-key values (`_k0…`), from which continuation tokens are made. */
+export type KeyedRow = EntryRow & Record<`_k${number}` | `_t${number}`, unknown>;
+
+export interface EntryPage {
+  rows: KeyedRow[];
+  /** Whether rows exist after this page. */
+  hasMore: boolean;
+  keyCount: number;
+}
+
+export const keyValues = (row: KeyedRow, count: number): unknown[] =>
+  Array.from({ length: count }, (_, i) => (row[`_t${i}`] !== undefined ? row[`_t${i}`] : row[`_k${i}`]));
+
+/** ORDER BY over the `_k…` key columns of a materialized row set. */
+const orderByKeys = (keys: OrderKey[]) => keys.map((k, i) => `_k${i} ${k.dir} NULLS LAST`).join(', ');
+
+/** One page of a collection: ONE statement (limit + 1 rows tell whether more exist). */
+export async function findEntryPage(
+  db: Queryable,
+  q: EntryQuery,
+  page: { offset: number; limit: number; after?: unknown[] | null },
+): Promise<EntryPage> {
+  const c = compileEntryQuery(q);
+  const p = c.params;
+  const conds = [c.where];
+  if (page.after) conds.push(keysetSql(c.keys, page.after, (v) => p.add(v)));
+  const select = `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
+  const window = `LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.after ? 0 : page.offset)}`;
+  // A substring search on the title is served by the trigram index; walking the order index
+  // instead and filtering (the planner's usual pick for ORDER BY … LIMIT) reads most of the
+  // org's rows when the matches are old. Materializing the matches first, then sorting, keeps
+  // the cost proportional to the number of matches.
+  const sql = c.textSearch
+    ? `WITH m AS MATERIALIZED (${select}) SELECT * FROM m ORDER BY ${orderByKeys(c.keys)} ${window}`
+    : `${select} ORDER BY ${orderBySql(c.keys)} ${window}`;
+  const { rows } = await db.query<KeyedRow>(sql, p.values);
+  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit, keyCount: c.keys.length };
+}
+
+export async function countEntries(db: Queryable, q: EntryQuery): Promise<number> {
+  const c = compileEntryQuery(q);
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries e WHERE ${c.where}`, c.params.values);
+  return rows[0]?.n ?? 0;
+}
+
+/** Visible entries by id (the DataLoader batch behind `entry(id)` and single references). */
+export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[]): Promise<EntryRow[]> {
+  const { rows } = await db.query<EntryRow>(
+    `SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`,
+    [orgId, ids],
+  );
+  return rows;
+}
+
+/** Edge kinds that make an entry "reference" another (fields and rich content). */
+export const REFERENCE_KINDS = ['reference', 'rich_entry'];
+
+/**
+ * Pages of entries pointing at each target (reverse relations, section references): one
+ * statement for all targets, a LATERAL page per target.
+ */
+export async function findPagesByTarget(
+  db: Queryable,
+  q: EntryQuery,
+  edge: { kinds: string[] },
+  targetIds: readonly string[],
+  page: { offset: number; limit: number },
+): Promise<Map<string, EntryPage>> {
+  const c = compileEntryQuery({ ...q, restrict: undefined });
+  const p = c.params;
+  const targets = p.add(targetIds);
+  const kinds = p.add(edge.kinds);
+  const sql =
+    `SELECT t.pid AS _parent, x.* FROM unnest(${targets}::text[]) AS t(pid) CROSS JOIN LATERAL (` +
+    `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)} FROM entries e WHERE ${c.where} ` +
+    `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
+    `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
+  const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values);
+  return groupPages(rows, targetIds, page.limit, c.keys.length);
+}
+
+export async function countByTarget(db: Queryable, q: EntryQuery, edge: { kinds: string[] }, targetIds: readonly string[]): Promise<Map<string, number>> {
+  const c = compileEntryQuery(q);
+  const p = c.params;
+  const targets = p.add(targetIds);
+  const kinds = p.add(edge.kinds);
+  const { rows } = await db.query<{ pid: string; n: number }>(
+    `SELECT t.pid, (SELECT count(*)::int FROM entries e WHERE ${c.where} AND e.row_id IN ` +
+      `(SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid)) AS n ` +
+      `FROM unnest(${targets}::text[]) AS t(pid)`,
+    p.values,
+  );
+  return new Map(rows.map((r) => [r.pid, r.n]));
+}
+
+/**
+ * Pages of the entries each source row points at through one field (reference lists, rich
+ * content), in the field's order: one statement for all sources.
+ */
+export async function findPagesBySource(
+  db: Queryable,
+  args: { orgId: string; scope: DeliveryScope; field: string; kind: string; allowedModels: string[] },
+  sourceRowIds: readonly number[],
+  page: { offset: number; limit: number },
+): Promise<Map<number, EntryPage>> {
+  const { rows } = await db.query<KeyedRow & { _parent: number; _rn: number }>(
+    `SELECT * FROM (SELECT g.row_id AS _parent, row_number() OVER (PARTITION BY g.row_id ORDER BY g.position) AS _rn, ${entryColumns('e')}
+       FROM entry_edges g JOIN entries e ON e.org_id = g.org_id AND e.id = g.target_id AND ${visibleSql('e', args.scope)}
+       WHERE g.org_id = $1 AND g.row_id = ANY($2::bigint[]) AND g.field = $3 AND g.kind = $4
+         AND (cardinality($5::text[]) = 0 OR e.model_alias = ANY($5::text[]))) AS z
+     WHERE _rn > $6 AND _rn <= $7 + 1 ORDER BY _parent, _rn`,
+    [args.orgId, sourceRowIds, args.field, args.kind, args.allowedModels, page.offset, page.offset + page.limit],
+  );
+  return groupPages(rows, sourceRowIds, page.limit, 0);
+}
+
+export async function countBySource(
+  db: Queryable,
+  args: { orgId: string; scope: DeliveryScope; field: string; kind: string; allowedModels: string[] },
+  sourceRowIds: readonly number[],
+): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ pid: number; n: number }>(
+    `SELECT g.row_id AS pid, count(*)::int AS n FROM entry_edges g
+       JOIN entries e ON e.org_id = g.org_id AND e.id = g.target_id AND ${visibleSql('e', args.scope)}
+     WHERE g.org_id = $1 AND g.row_id = ANY($2::bigint[]) AND g.field = $3 AND g.kind = $4
+       AND (cardinality($5::text[]) = 0 OR e.model_alias = ANY($5::text[]))
+     GROUP BY g.row_id`,
+    [args.orgId, sourceRowIds, args.field, args.kind, args.allowedModels],
+  );
+  return new Map(rows.map((r) => [Number(r.pid), r.n]));
+}
+
+function groupPages<K extends string | number>(
+  rows: Array<KeyedRow & { _parent: K }>,
+  parents: readonly K[],
+  limit: number,
+  keyCount: number,
+): Map<K, EntryPage> {
+  const out = new Map<K, EntryPage>(parents.map((id) => [id, { rows: [], hasMore: false, keyCount }]));
+  for (const r of rows) {
+    const key = (typeof parents[0] === 'number' ? Number(r._parent) : r._parent) as K;
+    const pg = out.get(key);
+    if (!pg) continue;
+    if (pg.rows.length < limit) pg.rows.push(r);
+    else pg.hasMore = true;
+  }
+  return out;
+}

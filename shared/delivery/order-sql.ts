@@ -1,0 +1,108 @@
+import type { ModelDefinition } from '../content/model-types.js';
+import { badRequest } from '../errors/index.js';
+import { lit } from './sql-params.js';
+
+export type Direction = 'ASC' | 'DESC';
+export type KeyCast = 'text' | 'numeric' | 'timestamptz' | 'boolean';
+
+/** One ORDER BY key: expression, direction (nulls always last) and the type of its keyset value. */
+export interface OrderKey {
+  name: string;
+  expr: string;
+  dir: Direction;
+  cast: KeyCast;
+}
+
+type OrderInput = Record<string, unknown>;
+
+const SYSTEM_KEYS: Record<string, { column: string; cast: KeyCast }> = {
+  title: { column: 'title', cast: 'text' },
+  slug: { column: 'slug', cast: 'text' },
+  createdAt: { column: 'created_at', cast: 'timestamptz' },
+  updatedAt: { column: 'updated_at', cast: 'timestamptz' },
+  publishedAt: { column: 'published_at', cast: 'timestamptz' },
+  firstPublishedAt: { column: 'first_published_at', cast: 'timestamptz' },
+  unpublishedAt: { column: 'unpublished_at', cast: 'timestamptz' },
+};
+
+/** Field types a `<Type>Order` offers (DESIGN §4): text, number, datetime, boolean, url, single tag. */
+export function isOrderable(f: ModelDefinition['fields'][number]): boolean {
+  if (f.valueType !== 'single') return false;
+  return ['text', 'number', 'datetime', 'boolean', 'url', 'tag'].includes(f.type);
+}
+
+function fieldKey(model: ModelDefinition, alias: string, dir: Direction, e: string): OrderKey | null {
+  const f = model.fields.find((x) => x.alias === alias && isOrderable(x));
+  if (!f) return null;
+  const text = `${e}.fields->>${lit(f.alias)}`;
+  if (f.type === 'number') return { name: alias, expr: `(${text})::numeric`, dir, cast: 'numeric' };
+  if (f.type === 'boolean') return { name: alias, expr: `(${text})::boolean`, dir, cast: 'boolean' };
+  if (f.type === 'text' && model.titleField === f.alias) return { name: alias, expr: `${e}.title`, dir, cast: 'text' };
+  // datetime values are fixed-width ISO strings: text order is time order.
+  return { name: alias, expr: text, dir, cast: 'text' };
+}
+
+/** The single key set in one order object; two keys is an error (DESIGN §4). */
+function onlyKey(o: OrderInput, where: string): [string, unknown] | null {
+  const keys = Object.entries(o).filter(([k, v]) => k !== 'thenBy' && v !== null && v !== undefined);
+  if (keys.length > 1) {
+    throw badRequest(`${where}: one key per order object (got ${keys.map(([k]) => k).join(', ')}); use thenBy for tie-breakers.`);
+  }
+  return keys[0] ?? null;
+}
+
+/**
+ * Compiles `<Type>Order` / `CmsEntryOrder` into keys: the given key, then each `thenBy` in turn,
+ * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`.
+ */
+export function compileOrder(model: ModelDefinition | null, order: OrderInput | null | undefined, e = 'e'): OrderKey[] {
+  const keys: OrderKey[] = [];
+  const walk = (o: OrderInput, where: string) => {
+    const key = onlyKey(o, where);
+    if (key) {
+      const [name, value] = key;
+      if (name === 'system') {
+        const sys = onlyKey(value as OrderInput, `${where}.system`);
+        if (sys) {
+          const def = SYSTEM_KEYS[sys[0]];
+          keys.push({ name: `system.${sys[0]}`, expr: `${e}.${def.column}`, dir: sys[1] as Direction, cast: def.cast });
+        }
+      } else if (name === 'id') {
+        keys.push({ name: 'id', expr: `${e}.id`, dir: value as Direction, cast: 'text' });
+      } else if (model) {
+        const k = fieldKey(model, name, value as Direction, e);
+        if (k) keys.push(k);
+      }
+    }
+    const thenBy = o.thenBy as Array<OrderInput | null> | null | undefined;
+    thenBy?.forEach((t, i) => t && walk(t, `${where}.thenBy[${i}]`));
+  };
+  if (order) walk(order, 'order');
+  if (keys.length === 0) keys.push({ name: 'system.publishedAt', expr: `${e}.published_at`, dir: 'DESC', cast: 'timestamptz' });
+  if (!keys.some((k) => k.name === 'id')) keys.push({ name: 'id', expr: `${e}.id`, dir: 'ASC', cast: 'text' });
+  return keys;
+}
+
+export const orderBySql = (keys: OrderKey[]): string => keys.map((k) => `${k.expr} ${k.dir} NULLS LAST`).join(', ');
+
+/**
+ * Rows strictly after `values` in the order of `keys` (nulls last in both directions):
+ * OR over i of (keys before i equal) AND (key i after).
+ */
+export function keysetSql(keys: OrderKey[], values: unknown[], add: (v: unknown) => string): string {
+  const param = (i: number) => `${add(values[i])}::${keys[i].cast}`;
+  const eq = (i: number) => (values[i] === null ? `${keys[i].expr} IS NULL` : `${keys[i].expr} = ${param(i)}`);
+  const after = (i: number): string | null => {
+    if (values[i] === null) return null; // nothing sorts after null (nulls last)
+    const cmp = keys[i].dir === 'ASC' ? '>' : '<';
+    return `(${keys[i].expr} ${cmp} ${param(i)} OR ${keys[i].expr} IS NULL)`;
+  };
+  const branches: string[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const a = after(i);
+    if (a === null) continue;
+    const prefix = Array.from({ length: i }, (_, j) => eq(j));
+    branches.push(prefix.length ? `(${[...prefix, a].join(' AND ')})` : a);
+  }
+  return branches.length ? `(${branches.join(' OR ')})` : 'FALSE';
+}

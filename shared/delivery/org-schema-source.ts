@@ -1,0 +1,58 @@
+import { listModels } from '../content/models.js';
+import type { ModelDefinition } from '../content/model-types.js';
+import type { Queryable } from '../db/index.js';
+
+/** Per-org GraphQL limits (DESIGN §4); `organizations.limits` overrides any of them. */
+export interface GraphqlLimits {
+  maxDocumentBytes: number;
+  maxTokens: number;
+  maxDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  maxCost: number;
+}
+
+export const DEFAULT_LIMITS: GraphqlLimits = {
+  maxDocumentBytes: 16 * 1024,
+  maxTokens: 3000,
+  maxDepth: 12,
+  maxAliases: 30,
+  maxDirectives: 50,
+  maxCost: 10_000,
+};
+
+export interface OrgSchemaState {
+  schemaVersion: number;
+  limits: GraphqlLimits;
+}
+
+function limitsOf(raw: unknown): GraphqlLimits {
+  const out = { ...DEFAULT_LIMITS };
+  if (raw && typeof raw === 'object') {
+    for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof GraphqlLimits>) {
+      const v = (raw as Record<string, unknown>)[key];
+      if (typeof v === 'number' && Number.isInteger(v) && v > 0) out[key] = v;
+    }
+  }
+  return out;
+}
+
+/** The org's schema version and limits: one primary-key read. Null for an unknown org. */
+export async function readOrgSchemaState(db: Queryable, orgId: string): Promise<OrgSchemaState | null> {
+  const { rows } = await db.query<{ schema_version: number; limits: unknown }>(
+    'SELECT schema_version, limits FROM organizations WHERE id = $1',
+    [orgId],
+  );
+  return rows[0] ? { schemaVersion: rows[0].schema_version, limits: limitsOf(rows[0].limits) } : null;
+}
+
+/** The models schema generation reads (the content-management side owns the table). */
+export function readOrgModels(db: Queryable, orgId: string): Promise<ModelDefinition[]> {
+  return listModels(db, orgId);
+}
+
+/** The org's content version (bumped in every content write's transaction): keys the response cache. */
+export async function readContentVersion(db: Queryable, orgId: string): Promise<number | null> {
+  const { rows } = await db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.v ?? null;
+}

@@ -1,0 +1,90 @@
+import type { ModelDefinition } from '../content/model-types.js';
+import type { AssetRow } from './cms-rows.js';
+import { countEdgeAssets, findEdgeAssets } from './cms-repository.js';
+import type { DeliveryContext } from './delivery-context.js';
+import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
+import type { Input } from './entry-query.js';
+import type { EntryRow } from './entry-row.js';
+import type { GraphQLResolveInfo } from './graphql.js';
+import { collectionOf, type CollectionValue } from './schema/collection.js';
+import { selects } from './schema/selection.js';
+
+/**
+ * Child collections of many parents, batched: every parent on a page asking for the same
+ * collection with the same arguments shares one DataLoader and so one SQL statement (plus one
+ * for totals when `total` is selected). Query count stays constant in the page size.
+ */
+type Page = { offset: number; limit: number };
+
+/**
+ * What the query selects of a collection: without `items` no page is read; with `total` the count
+ * starts alongside the page. Without resolve info, both are assumed.
+ */
+function wants(info?: GraphQLResolveInfo) {
+  return { items: !info || selects(info, 'items'), total: !info || selects(info, 'total') };
+}
+
+function lazyCollection<T, K>(pages: { load(k: K): Promise<{ rows: T[] }> }, totals: { load(k: K): Promise<number> }, key: K, page: Page, info?: GraphQLResolveInfo) {
+  const want = wants(info);
+  const total = want.total ? totals.load(key) : null;
+  total?.catch(() => {}); // surfaces when `total` resolves
+  const count = () => total ?? totals.load(key);
+  if (!want.items) return Promise.resolve(collectionOf<T>([], page, count));
+  return pages.load(key).then((p) => collectionOf(p.rows, page, count));
+}
+
+/** Entries one entry version points at through a field (reference lists, rich content). */
+export function entriesFromField(
+  ctx: DeliveryContext,
+  row: EntryRow,
+  edge: { field: string; kind: 'reference' | 'rich_entry'; allowedModels: string[] },
+  page: Page,
+  info?: GraphQLResolveInfo,
+): Promise<CollectionValue<EntryRow>> {
+  const args = { orgId: ctx.orgId, scope: ctx.scope, ...edge };
+  const sig = JSON.stringify(['from', edge, page]);
+  const pages = ctx.loaders.keyed<number, EntryPage>(sig, async (rowIds) => {
+    const map = await findPagesBySource(ctx.db, args, rowIds, page);
+    return rowIds.map((id) => map.get(id) as EntryPage);
+  });
+  const totals = ctx.loaders.keyed<number, number>(JSON.stringify(['from-count', edge]), async (rowIds) => {
+    const map = await countBySource(ctx.db, args, rowIds);
+    return rowIds.map((id) => map.get(id) ?? 0);
+  });
+  return lazyCollection<EntryRow, number>(pages, totals, row.row_id, page, info);
+}
+
+/** Assets one entry version points at through a field (rich content media). */
+export function assetsFromField(ctx: DeliveryContext, row: EntryRow, edge: { field: string; kind: 'media' | 'rich_media' }, page: Page): Promise<CollectionValue<AssetRow>> {
+  const args = { orgId: ctx.orgId, ...edge };
+  const pages = ctx.loaders.keyed<number, AssetRow[]>(JSON.stringify(['assets', edge, page]), async (rowIds) => {
+    const rows = await findEdgeAssets(ctx.db, args, rowIds, page);
+    return rowIds.map((id) => rows.filter((r) => r._parent === id).map((r) => r.j));
+  });
+  const totals = ctx.loaders.keyed<number, number>(JSON.stringify(['assets-count', edge]), async (rowIds) => {
+    const map = await countEdgeAssets(ctx.db, args, rowIds);
+    return rowIds.map((id) => map.get(id) ?? 0);
+  });
+  return pages.load(row.row_id).then((items) => collectionOf(items.slice(0, page.limit), page, () => totals.load(row.row_id)));
+}
+
+/** Entries pointing at a target (reverse relations of an entry, references of a section). */
+export function entriesPointingAt(
+  ctx: DeliveryContext,
+  targetId: string,
+  q: { kinds: string[]; model: ModelDefinition | null; where?: Input | null; order?: Input | null },
+  page: Page,
+  info?: GraphQLResolveInfo,
+): Promise<CollectionValue<EntryRow>> {
+  const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order };
+  const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null]);
+  const pages = ctx.loaders.keyed<string, EntryPage>(JSON.stringify([sig, page]), async (ids) => {
+    const map = await findPagesByTarget(ctx.db, query, { kinds: q.kinds }, ids, page);
+    return ids.map((id) => map.get(id) as EntryPage);
+  });
+  const totals = ctx.loaders.keyed<string, number>(`${sig}:count`, async (ids) => {
+    const map = await countByTarget(ctx.db, query, { kinds: q.kinds }, ids);
+    return ids.map((id) => map.get(id) ?? 0);
+  });
+  return lazyCollection<EntryRow, string>(pages, totals, targetId, page, info);
+}

@@ -1,0 +1,105 @@
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from '../graphql.js';
+import { buildAssetUrl, type AssetTransformationInput } from '../../assets/build-asset-url.js';
+import type { AssetType, ImagePresetOptions } from '../../assets/types.js';
+import type { AssetRow } from '../cms-rows.js';
+import type { DeliveryContext } from '../delivery-context.js';
+import { collectionType } from './collection.js';
+import { CmsAssetType } from './enums.js';
+import { CmsAssetTransformation } from './inputs.js';
+import { LongScalar } from './scalars.js';
+
+export const CmsFocalPoint = new GraphQLObjectType({
+  name: 'CmsFocalPoint',
+  description: 'Fractions from the top-left corner (0 to 1); the centre is (0.5, 0.5).',
+  fields: { x: { type: GraphQLFloat }, y: { type: GraphQLFloat } },
+});
+
+export const CmsRatioFocalPoint = new GraphQLObjectType({
+  name: 'CmsRatioFocalPoint',
+  fields: { ratio: { type: new GraphQLNonNull(GraphQLString) }, focalPoint: { type: CmsFocalPoint } },
+});
+
+/** The URL of an asset through the assets engineer's builder (signed `/img`, `/files`, `/embed`). */
+export async function assetUrl(
+  ctx: DeliveryContext,
+  a: AssetRow,
+  args: { transformation?: AssetTransformationInput | null; useFocalPoint?: boolean | null; focalPointRatio?: string | null },
+): Promise<string | null> {
+  const presets = args.transformation?.preset ? ((await ctx.loaders.presets()) as Map<string, ImagePresetOptions>) : new Map<string, ImagePresetOptions>();
+  return buildAssetUrl(
+    {
+      asset: {
+        id: a.id,
+        versionId: a.version_id,
+        type: a.type as AssetType,
+        contentType: a.content_type,
+        fileName: a.file_name,
+        focalPoint: a.focal_point,
+        focalPoints: a.focal_points ?? [],
+        posterAssetId: a.poster_asset_id,
+        posterKey: a.poster_key ?? null,
+      },
+      orgId: ctx.orgId,
+      transformation: args.transformation,
+      useFocalPoint: args.useFocalPoint,
+      focalPointRatio: args.focalPointRatio,
+    },
+    { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets },
+  );
+}
+
+/** Fields shared by `CmsAsset` and `Media` (the asset behind a `CmsMedia`). */
+function assetFields(): GraphQLFieldConfigMap<AssetRow, DeliveryContext> {
+  return {
+    id: { type: new GraphQLNonNull(GraphQLString) },
+    title: { type: GraphQLString },
+    contentType: { type: GraphQLString, resolve: (a) => a.content_type },
+    fileName: { type: GraphQLString, resolve: (a) => a.file_name },
+    path: { type: GraphQLString },
+    caption: { type: GraphQLString },
+    alt: { type: GraphQLString },
+    author: { type: GraphQLString },
+    source: { type: GraphQLString },
+    size: { type: LongScalar },
+    tags: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
+    externalId: { type: GraphQLString, resolve: (a) => a.external_id },
+    versionId: { type: GraphQLString, resolve: (a) => a.version_id },
+    width: { type: GraphQLInt },
+    height: { type: GraphQLInt },
+    duration: { type: GraphQLFloat },
+    type: { type: new GraphQLNonNull(CmsAssetType) },
+    focalPoint: { type: CmsFocalPoint, resolve: (a) => a.focal_point },
+    url: {
+      type: GraphQLString,
+      args: { transformation: { type: CmsAssetTransformation }, useFocalPoint: { type: GraphQLBoolean } },
+      resolve: (a, args: { transformation?: AssetTransformationInput | null; useFocalPoint?: boolean | null }, ctx) => assetUrl(ctx, a, args),
+    },
+  };
+}
+
+export const CmsAsset = new GraphQLObjectType<AssetRow, DeliveryContext>({ name: 'CmsAsset', fields: assetFields });
+
+export const MediaType = new GraphQLObjectType<AssetRow, DeliveryContext>({
+  name: 'Media',
+  description: 'The asset behind a media field value.',
+  fields: assetFields,
+});
+
+/** A media field value; resolved from the asset row it points at. */
+export const CmsMedia = new GraphQLObjectType<AssetRow, DeliveryContext>({
+  name: 'CmsMedia',
+  fields: {
+    id: { type: GraphQLString },
+    type: { type: new GraphQLNonNull(CmsAssetType) },
+    media: { type: MediaType, resolve: (a) => a },
+    url: {
+      type: GraphQLString,
+      args: { transformation: { type: CmsAssetTransformation }, focalPointRatio: { type: GraphQLString } },
+      resolve: (a, args: { transformation?: AssetTransformationInput | null; focalPointRatio?: string | null }, ctx) => assetUrl(ctx, a, args),
+    },
+    focalPoints: { type: new GraphQLList(CmsRatioFocalPoint), resolve: (a) => a.focal_points ?? [] },
+  },
+});
+
+export const CmsAssetCollection = collectionType('CmsAssetCollection', () => CmsAsset);
+export const CmsMediaCollection = collectionType('CmsMediaCollection', () => CmsMedia);

@@ -1,0 +1,97 @@
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from '../graphql.js';
+import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
+import type { DeliveryContext } from '../delivery-context.js';
+import type { EntryRow } from '../entry-row.js';
+import { CmsAsset, CmsMedia, MediaType } from './asset-types.js';
+import { cmsRootFields } from './cms-roots.js';
+import { collectionType, pageArgsConfig } from './collection.js';
+import { CmsEntry, CmsEntryCollection, entryBaseFields } from './entry-interface.js';
+import { entryCollection, entryById, type CollectionArgs } from './entry-collections.js';
+import { CmsEntryOrder } from './inputs.js';
+import { modelFieldConfigs, type ModelTypeRegistry } from './model-fields.js';
+import { entryFilterType, modelFilterType, modelOrderType } from './model-inputs.js';
+import { entryRelationsInterface, relationsType } from './relations.js';
+import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars.js';
+
+/**
+ * The organization's schema, generated from its models (seed 000): per model `<Type>`,
+ * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
+ * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
+ * the built-in `cms…` roots. Pure: no I/O.
+ */
+export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
+  const byAlias = new Map(models.map((m) => [m.alias, m]));
+  const objects = new Map<string, GraphQLObjectType>();
+  const collections = new Map<string, GraphQLObjectType>();
+  const filters = new Map(models.map((m) => [m.alias, modelFilterType(m)]));
+  const orders = new Map(models.map((m) => [m.alias, modelOrderType(m)]));
+  const filterOf = (alias: string) => filters.get(alias) as GraphQLInputObjectType;
+  const orderOf = (alias: string) => orders.get(alias) as GraphQLInputObjectType;
+  const entryFilter = entryFilterType(models, filterOf);
+  const relationsIface = entryRelationsInterface(entryFilter);
+
+  const reg: ModelTypeRegistry & { filter: typeof filterOf; order: typeof orderOf } = {
+    models: byAlias,
+    object: (alias) => objects.get(alias) as GraphQLObjectType,
+    collection: (alias) => collections.get(alias) as GraphQLObjectType,
+    filter: filterOf,
+    order: orderOf,
+  };
+
+  for (const m of models) {
+    const type = typeNameOf(m.alias);
+    const relations = relationsType(m, models, reg, relationsIface, entryFilter);
+    objects.set(
+      m.alias,
+      new GraphQLObjectType<EntryRow, DeliveryContext>({
+        name: type,
+        interfaces: [CmsEntry],
+        description: m.name,
+        isTypeOf: (row: EntryRow) => row.model_alias === m.alias,
+        fields: () => ({
+          ...entryBaseFields(),
+          ...modelFieldConfigs(m, reg),
+          relations: { type: relations, resolve: (row: EntryRow) => row },
+        }),
+      }),
+    );
+    collections.set(m.alias, collectionType(`${type}Collection`, () => reg.object(m.alias)));
+  }
+
+  const query = new GraphQLObjectType<unknown, DeliveryContext>({
+    name: 'Query',
+    fields: () => {
+      const fields: GraphQLFieldConfigMap<unknown, DeliveryContext> = {};
+      for (const m of models) {
+        fields[m.alias] = {
+          type: reg.object(m.alias),
+          args: { id: { type: GraphQLString } },
+          resolve: (_r, a: { id?: string | null }, ctx) => entryById(ctx, a.id, m),
+        };
+        fields[`${m.alias}Collection`] = {
+          type: reg.collection(m.alias),
+          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: { type: GraphQLString } },
+          resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, m, `${m.alias}Collection`, a, info),
+        };
+      }
+      fields.entry = {
+        type: CmsEntry,
+        description: 'Any entry by id; select model fields with inline fragments.',
+        args: { id: { type: GraphQLString } },
+        resolve: (_r, a: { id?: string | null }, ctx) => entryById(ctx, a.id, null),
+      };
+      fields.entryCollection = {
+        type: CmsEntryCollection,
+        description: 'Entries of every model; select model fields with inline fragments.',
+        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: { type: GraphQLString } },
+        resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, null, 'entryCollection', a, info),
+      };
+      return { ...fields, ...cmsRootFields() };
+    },
+  });
+
+  return new GraphQLSchema({
+    query,
+    types: [...objects.values(), DateTimeScalar, JsonScalar, DecimalScalar, LongScalar, CmsAsset, CmsMedia, MediaType, relationsIface],
+  });
+}

@@ -1,0 +1,292 @@
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLInputObjectType,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLInputFieldConfigMap,
+  type GraphQLInputType,
+} from '../graphql.js';
+import {
+  CmsAssetType,
+  CmsEntryStatus,
+  CmsImageTransformationGravity,
+  CmsImageTransformationResize,
+  CmsOrderDirection,
+  CmsVideoTransformationFormat,
+  CmsVideoTransformationOrientation,
+} from './enums.js';
+import { DateTimeScalar } from './scalars.js';
+
+/** The seed's filter inputs ("Filter input types" table) and the order/transform inputs. */
+const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
+
+function filter(name: string, fields: (self: GraphQLInputObjectType) => GraphQLInputFieldConfigMap, description?: string) {
+  const type: GraphQLInputObjectType = new GraphQLInputObjectType({ name, description, fields: () => fields(type) });
+  return type;
+}
+
+const andOr = (self: GraphQLInputObjectType) => ({ and: { type: list(self) }, or: { type: list(self) } });
+
+export const CmsBooleanFilter = filter('CmsBooleanFilter', () => ({ eq: { type: GraphQLBoolean }, ne: { type: GraphQLBoolean } }));
+
+export const CmsDateTimeFilter = filter('CmsDateTimeFilter', (self) => ({
+  eq: { type: DateTimeScalar },
+  ne: { type: DateTimeScalar },
+  lt: { type: DateTimeScalar },
+  lte: { type: DateTimeScalar },
+  gt: { type: DateTimeScalar },
+  gte: { type: DateTimeScalar },
+  exists: { type: GraphQLBoolean },
+  ...andOr(self),
+}));
+
+const numberFilter = (name: string, scalar: GraphQLInputType) =>
+  filter(name, (self) => ({
+    eq: { type: scalar },
+    ne: { type: scalar },
+    lt: { type: scalar },
+    lte: { type: scalar },
+    gt: { type: scalar },
+    gte: { type: scalar },
+    in: { type: list(scalar) },
+    notIn: { type: list(scalar) },
+    exists: { type: GraphQLBoolean },
+    ...andOr(self),
+  }));
+
+export const CmsFloatFilter = numberFilter('CmsFloatFilter', GraphQLFloat);
+export const CmsIntFilter = numberFilter('CmsIntFilter', GraphQLInt);
+
+const listFilter = (name: string, scalar: GraphQLInputType, description?: string) =>
+  filter(name, () => ({ all: { type: list(scalar) }, some: { type: list(scalar) }, none: { type: list(scalar) } }), description);
+
+export const CmsFloatListFilter = listFilter('CmsFloatListFilter', GraphQLFloat);
+export const CmsIntListFilter = listFilter('CmsIntListFilter', GraphQLInt);
+export const CmsStringListFilter = listFilter(
+  'CmsStringListFilter',
+  GraphQLString,
+  'all: contains every value; some: contains at least one; none: contains none. Case-insensitive.',
+);
+
+export const CmsIdFilter = filter('CmsIdFilter', (self) => ({
+  eq: { type: GraphQLString },
+  ne: { type: GraphQLString },
+  in: { type: list(GraphQLString) },
+  notIn: { type: list(GraphQLString) },
+  exists: { type: GraphQLBoolean },
+  ...andOr(self),
+}));
+
+export const CmsStringFilter = filter(
+  'CmsStringFilter',
+  (self) => ({
+    eq: { type: GraphQLString },
+    ne: { type: GraphQLString },
+    contains: { type: GraphQLString },
+    notContains: { type: GraphQLString },
+    startsWith: { type: GraphQLString },
+    endsWith: { type: GraphQLString },
+    in: { type: list(GraphQLString) },
+    notIn: { type: list(GraphQLString) },
+    startsWithAny: { type: list(GraphQLString) },
+    endsWithAny: { type: list(GraphQLString) },
+    exists: { type: GraphQLBoolean },
+    ...andOr(self),
+  }),
+  'All string operators are case-insensitive.',
+);
+
+export const CmsReferenceFieldFilter = filter('CmsReferenceFieldFilter', () => ({
+  exists: { type: GraphQLBoolean },
+  entryId: { type: CmsStringFilter },
+  model: { type: CmsStringFilter, description: 'Model alias of the referenced entry.' },
+}));
+
+export const CmsReferenceListFieldFilter = filter('CmsReferenceListFieldFilter', () => ({
+  entryId: { type: CmsStringListFilter },
+  model: { type: CmsStringListFilter },
+}));
+
+export const CmsAssetTypeFilter = filter('CmsAssetTypeFilter', () => ({
+  in: { type: list(CmsAssetType) },
+  notIn: { type: list(CmsAssetType) },
+  exists: { type: GraphQLBoolean },
+}));
+
+export const CmsAssetTypeListFilter = filter('CmsAssetTypeListFilter', () => ({
+  all: { type: list(CmsAssetType) },
+  none: { type: list(CmsAssetType) },
+  some: { type: list(CmsAssetType) },
+}));
+
+export const CmsMediaFieldFilter = filter('CmsMediaFieldFilter', () => ({
+  exists: { type: GraphQLBoolean },
+  id: { type: CmsStringFilter },
+  type: { type: CmsAssetTypeFilter },
+}));
+
+export const CmsMediaListFieldFilter = filter('CmsMediaListFieldFilter', () => ({
+  id: { type: CmsStringListFilter },
+  type: { type: CmsAssetTypeListFilter },
+}));
+
+export const CmsSectionFieldFilter = filter('CmsSectionFieldFilter', () => ({
+  eq: { type: GraphQLString },
+  ne: { type: GraphQLString },
+  in: { type: list(GraphQLString) },
+  notIn: { type: list(GraphQLString) },
+  includeChildren: { type: GraphQLBoolean, description: 'Also match entries in every descendant of the given sections.' },
+}));
+
+export const CmsSectionListFieldFilter = filter('CmsSectionListFieldFilter', () => ({
+  all: { type: list(GraphQLString) },
+  some: { type: list(GraphQLString) },
+  none: { type: list(GraphQLString) },
+  includeChildren: { type: GraphQLBoolean },
+}));
+
+export const CmsAuthorFieldFilter = filter('CmsAuthorFieldFilter', () => ({
+  eq: { type: GraphQLString },
+  ne: { type: GraphQLString },
+  in: { type: list(GraphQLString) },
+  notIn: { type: list(GraphQLString) },
+}));
+
+export const CmsAuthorListFieldFilter = filter('CmsAuthorListFieldFilter', () => ({
+  all: { type: list(GraphQLString) },
+  some: { type: list(GraphQLString) },
+  none: { type: list(GraphQLString) },
+}));
+
+export const CmsEntryStatusFilter = filter('CmsEntryStatusFilter', () => ({
+  in: { type: list(CmsEntryStatus) },
+  notIn: { type: list(CmsEntryStatus) },
+  exists: { type: GraphQLBoolean },
+}));
+
+export const CmsSystemFilter = filter('CmsSystemFilter', (self) => ({
+  title: { type: CmsStringFilter },
+  slug: { type: CmsStringFilter },
+  siteId: { type: CmsIdFilter },
+  externalId: { type: CmsStringFilter },
+  createdAt: { type: CmsDateTimeFilter },
+  updatedAt: { type: CmsDateTimeFilter },
+  publishedAt: { type: CmsDateTimeFilter },
+  firstPublishedAt: { type: CmsDateTimeFilter },
+  unpublishedAt: { type: CmsDateTimeFilter },
+  status: { type: CmsEntryStatusFilter },
+  labels: { type: CmsStringListFilter, description: 'Label ids or names.' },
+  ...andOr(self),
+}));
+
+export const CmsRichContentBlockAttrsPropertiesFilter = filter('CmsRichContentBlockAttrsPropertiesFilter', () => ({
+  key: { type: new GraphQLNonNull(GraphQLString) },
+  value: { type: CmsStringFilter },
+}));
+
+export const CmsRichContentBlockAttrsFilter = filter('CmsRichContentBlockAttrsFilter', () => ({
+  properties: { type: new GraphQLList(CmsRichContentBlockAttrsPropertiesFilter) },
+}));
+
+export const CmsRichContentBlockFilter = filter(
+  'CmsRichContentBlockFilter',
+  (self) => ({
+    type: { type: CmsStringFilter },
+    value: { type: CmsStringFilter, description: "The block's plain text (attrs.id for cms_reference / cms_media blocks)." },
+    attrs: { type: CmsRichContentBlockAttrsFilter },
+    ...andOr(self),
+  }),
+  'Matches when a single top-level block satisfies every condition.',
+);
+
+export const CmsRichContentFieldFilter = filter('CmsRichContentFieldFilter', (self) => ({
+  exists: { type: GraphQLBoolean },
+  blocks: { type: CmsRichContentBlockFilter },
+  charCount: { type: CmsIntFilter },
+  ...andOr(self),
+}));
+
+// --- orders ---------------------------------------------------------------------------------
+
+export const CmsSystemOrder = new GraphQLInputObjectType({
+  name: 'CmsSystemOrder',
+  description: 'One key per order object.',
+  fields: Object.fromEntries(
+    ['title', 'slug', 'createdAt', 'updatedAt', 'publishedAt', 'firstPublishedAt', 'unpublishedAt'].map((k) => [k, { type: CmsOrderDirection }]),
+  ),
+});
+
+export const CmsEntryOrder: GraphQLInputObjectType = new GraphQLInputObjectType({
+  name: 'CmsEntryOrder',
+  description: 'One key per order object; thenBy breaks ties. Default: system.publishedAt DESC, then id ASC; nulls last.',
+  fields: () => ({ id: { type: CmsOrderDirection }, system: { type: CmsSystemOrder }, thenBy: { type: new GraphQLList(CmsEntryOrder) } }),
+});
+
+// --- lists (DESIGN §4) ------------------------------------------------------------------------
+
+export const CmsListEntryFilter = filter('CmsListEntryFilter', (self) => ({
+  startAt: { type: CmsDateTimeFilter },
+  endAt: { type: CmsDateTimeFilter },
+  displayedAt: { type: DateTimeScalar, description: 'Entries displayed at this instant: startAt null or ≤ it, endAt null or > it.' },
+  and: { type: new GraphQLList(self) },
+  or: { type: new GraphQLList(self) },
+}));
+
+export const CmsListEntryOrder = new GraphQLInputObjectType({
+  name: 'CmsListEntryOrder',
+  description: 'One key; default position ASC.',
+  fields: { position: { type: CmsOrderDirection }, startAt: { type: CmsOrderDirection }, endAt: { type: CmsOrderDirection } },
+});
+
+const tableFilter = (name: string, fields: Record<string, GraphQLInputType>) =>
+  filter(name, (self) => ({
+    ...Object.fromEntries(Object.entries(fields).map(([k, t]) => [k, { type: t }])),
+    and: { type: new GraphQLList(self) },
+    or: { type: new GraphQLList(self) },
+  }));
+
+export const CmsListFilter = tableFilter('CmsListFilter', { id: CmsIdFilter, name: CmsStringFilter, siteId: CmsIdFilter, externalId: CmsStringFilter });
+export const CmsSectionFilter = tableFilter('CmsSectionFilter', {
+  id: CmsIdFilter,
+  parentId: CmsIdFilter,
+  title: CmsStringFilter,
+  slug: CmsStringFilter,
+  siteId: CmsIdFilter,
+  externalId: CmsStringFilter,
+});
+export const CmsAuthorFilter = tableFilter('CmsAuthorFilter', {
+  id: CmsIdFilter,
+  byline: CmsStringFilter,
+  firstName: CmsStringFilter,
+  lastName: CmsStringFilter,
+  email: CmsStringFilter,
+  externalId: CmsStringFilter,
+});
+export const CmsLabelFilter = tableFilter('CmsLabelFilter', { id: CmsIdFilter, name: CmsStringFilter, siteId: CmsIdFilter });
+export const CmsAssetFilter = tableFilter('CmsAssetFilter', {
+  id: CmsIdFilter,
+  title: CmsStringFilter,
+  fileName: CmsStringFilter,
+  contentType: CmsStringFilter,
+  type: CmsIdFilter,
+  externalId: CmsStringFilter,
+});
+
+// --- asset URLs -----------------------------------------------------------------------------
+
+export const CmsAssetTransformation = new GraphQLInputObjectType({
+  name: 'CmsAssetTransformation',
+  fields: {
+    width: { type: GraphQLInt },
+    height: { type: GraphQLInt },
+    resize: { type: CmsImageTransformationResize },
+    quality: { type: GraphQLInt },
+    gravity: { type: CmsImageTransformationGravity },
+    format: { type: CmsVideoTransformationFormat },
+    preset: { type: GraphQLString },
+    orientation: { type: CmsVideoTransformationOrientation },
+  },
+});

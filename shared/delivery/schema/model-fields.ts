@@ -1,0 +1,134 @@
+import {
+  GraphQLBoolean,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLString,
+  type GraphQLFieldConfig,
+  type GraphQLFieldConfigMap,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+} from '../graphql.js';
+import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
+import type { RichDoc } from '../../content/rich-content.js';
+import type { AssetRow, AuthorRow, SectionRow } from '../cms-rows.js';
+import type { DeliveryContext } from '../delivery-context.js';
+import type { EntryRow } from '../entry-row.js';
+import { entriesFromField } from '../relation-loads.js';
+import { CmsMedia } from './asset-types.js';
+import { CmsAuthor, CmsSection } from './cms-types.js';
+import { pageArgsConfig, pageOf, type PageArgs } from './collection.js';
+import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js';
+import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
+import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars.js';
+
+/** Generated types of the org's models, looked up lazily (they reference each other). */
+export interface ModelTypeRegistry {
+  models: ReadonlyMap<string, ModelDefinition>;
+  object(alias: string): GraphQLObjectType;
+  collection(alias: string): GraphQLObjectType;
+}
+
+type Field = GraphQLFieldConfig<EntryRow, DeliveryContext>;
+
+const valueOf = (row: EntryRow, f: FieldDefinition) => row.fields?.[f.alias] ?? null;
+const idsOf = (row: EntryRow, f: FieldDefinition): string[] => {
+  const v = valueOf(row, f);
+  return Array.isArray(v) ? (v as string[]) : [];
+};
+
+const present = <T>(rows: Array<T | null | Error>): T[] => rows.filter((r): r is T => r !== null && !(r instanceof Error));
+
+function scalarField(type: GraphQLOutputType, f: FieldDefinition): Field {
+  return { type: f.valueType === 'list' ? new GraphQLList(type) : type, resolve: (row) => valueOf(row, f) };
+}
+
+/** Loads by id through a loader: a single id or a list of ids, missing targets dropped. */
+function linked<T>(type: GraphQLOutputType, f: FieldDefinition, load: (ctx: DeliveryContext) => { load(id: string): Promise<T | null>; loadMany(ids: readonly string[]): Promise<Array<T | null | Error>> }): Field {
+  if (f.valueType === 'list') {
+    return { type: new GraphQLList(type), resolve: async (row, _a, ctx) => present(await load(ctx).loadMany(idsOf(row, f))) };
+  }
+  return {
+    type,
+    resolve: (row, _a, ctx) => {
+      const id = valueOf(row, f);
+      return typeof id === 'string' ? load(ctx).load(id) : null;
+    },
+  };
+}
+
+function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
+  const only = f.allowedModels.length === 1 && reg.models.has(f.allowedModels[0]) ? f.allowedModels[0] : null;
+  const allowed = (row: EntryRow | null) => (row && (f.allowedModels.length === 0 || f.allowedModels.includes(row.model_alias)) ? row : null);
+  if (f.valueType === 'list') {
+    return {
+      type: only ? reg.collection(only) : CmsEntryCollection,
+      args: pageArgsConfig,
+      resolve: (row, args: PageArgs, ctx, info) => entriesFromField(ctx, row, { field: f.alias, kind: 'reference', allowedModels: f.allowedModels }, pageOf(args), info),
+    };
+  }
+  return {
+    type: only ? reg.object(only) : CmsEntry,
+    resolve: async (row, _a, ctx) => {
+      const id = valueOf(row, f);
+      return typeof id === 'string' ? allowed(await ctx.loaders.entry.load(id)) : null;
+    },
+  };
+}
+
+/** The seed's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`. */
+export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry): GraphQLFieldConfigMap<EntryRow, DeliveryContext> {
+  const out: GraphQLFieldConfigMap<EntryRow, DeliveryContext> = {};
+  for (const f of model.fields) {
+    switch (f.type) {
+      case 'text':
+      case 'richtext':
+      case 'tag':
+      case 'url':
+        out[f.alias] = scalarField(GraphQLString, f);
+        break;
+      case 'number':
+        out[f.alias] = scalarField(f.numberFormat === 'decimal' ? DecimalScalar : GraphQLInt, f);
+        break;
+      case 'datetime':
+        out[f.alias] = scalarField(DateTimeScalar, f);
+        break;
+      case 'boolean':
+        out[f.alias] = scalarField(GraphQLBoolean, f);
+        break;
+      case 'json':
+        out[f.alias] = scalarField(JsonScalar, f);
+        break;
+      case 'location':
+        out[f.alias] = { type: CmsLocation, resolve: (row) => valueOf(row, f) };
+        break;
+      case 'reference':
+        out[f.alias] = referenceField(f, reg);
+        break;
+      case 'media':
+        out[f.alias] = linked<AssetRow>(CmsMedia, f, (ctx) => ctx.loaders.asset);
+        break;
+      case 'author':
+        out[f.alias] = linked<AuthorRow>(CmsAuthor, f, (ctx) => ctx.loaders.author);
+        break;
+      case 'section':
+        out[f.alias] = linked<SectionRow>(CmsSection, f, (ctx) => ctx.loaders.section);
+        break;
+      case 'richcontent':
+        out[f.alias] = {
+          type: new GraphQLList(new GraphQLNonNull(CmsContentBlock)),
+          deprecationReason: `Use ${f.alias}_v2.`,
+          resolve: (row) => (valueOf(row, f) as RichDoc | null)?.content ?? null,
+        };
+        out[`${f.alias}_v2`] = {
+          type: CmsRichContent,
+          resolve: (row): RichContentValue | null => {
+            const doc = valueOf(row, f) as RichDoc | null;
+            return doc ? { row, field: f.alias, doc } : null;
+          },
+        };
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createAsset } from '../assets/asset-service.js';
+import { authorDef } from '../content/authors.js';
+import { putEntry } from '../content/entries.js';
+import { labelDef } from '../content/labels.js';
+import { listDef, putListEntries } from '../content/lists.js';
+import { putModel } from '../content/models.js';
+import { createResource } from '../content/resources.js';
+import { putSectionMedia, sectionDef } from '../content/sections.js';
+import { isAppError } from '../errors/index.js';
+import { findOrganizationBySlug, insertOrganization } from '../tenancy/organizations.js';
+import { insertDistribution, insertProject } from '../tenancy/projects.js';
+import { insertSite } from '../tenancy/sites.js';
+import { createToken } from '../tenancy/tokens.js';
+import type { Services } from '../services.js';
+import { DEMO_AUTHORS, DEMO_LABELS, DEMO_MODELS, DEMO_QUERY, DEMO_SECTIONS, demoEntries } from './demo-content.js';
+import { drawDemoImage } from './demo-image.js';
+
+export interface DemoInfo {
+  orgId: string;
+  /** True when this call created the organization (first start). */
+  created: boolean;
+  deliveryToken: string;
+  previewToken: string;
+  manageToken: string;
+  distributionId: string;
+  /** A GraphQL query to try with the delivery token. */
+  query: string;
+}
+
+interface DemoTokens {
+  orgId: string;
+  deliveryToken: string;
+  previewToken: string;
+  manageToken: string;
+  distributionId: string;
+}
+
+export const DEMO_SLUG = 'demo';
+export const DEMO_DISTRIBUTION = 'demo-cdn';
+
+type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config'>;
+
+/** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
+const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);
+
+async function newTokens(s: DemoServices, orgId: string, distributionId: string, slug: string): Promise<DemoTokens> {
+  const make = async (scope: 'delivery' | 'preview' | 'manage') => (await createToken(s.db, orgId, { name: `demo ${scope}`, scopes: [scope] })).token;
+  const tokens = { orgId, deliveryToken: await make('delivery'), previewToken: await make('preview'), manageToken: await make('manage'), distributionId };
+  await mkdir(s.config.dataDir, { recursive: true });
+  await writeFile(tokenFile(s, slug), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
+  await chmod(tokenFile(s, slug), 0o600);
+  return tokens;
+}
+
+/** The demo org exists: its tokens from the token file, or new ones when the file is gone. */
+async function existingDemo(s: DemoServices, orgId: string, slug: string): Promise<DemoInfo> {
+  let tokens: DemoTokens | null = null;
+  try {
+    tokens = JSON.parse(await readFile(tokenFile(s, slug), 'utf8')) as DemoTokens;
+  } catch {
+    // the file is gone (or another data dir): issue new tokens below
+  }
+  if (!tokens || tokens.orgId !== orgId) tokens = await newTokens(s, orgId, DEMO_DISTRIBUTION, slug);
+  return { ...tokens, created: false, query: DEMO_QUERY };
+}
+
+/**
+ * Seeds the demo organization on first start (embedded mode): models using most field types,
+ * sections, authors, labels, a dozen entries, a list, a generated image and a distribution,
+ * all through the same domain functions as the management API. Later calls find the org and
+ * return its tokens (new ones when the token file is gone).
+ */
+export async function seedDemo(s: DemoServices, options: { slug?: string } = {}): Promise<DemoInfo> {
+  const slug = options.slug ?? DEMO_SLUG;
+  const existing = await findOrganizationBySlug(s.db, slug);
+  if (existing) return existingDemo(s, existing.id, slug);
+
+  let org;
+  try {
+    org = await insertOrganization(s.db, { name: 'Demo', slug });
+  } catch (err) {
+    // Another instance started at the same moment and is seeding it.
+    const raced = isAppError(err) && err.code === 'CONFLICT' ? await findOrganizationBySlug(s.db, slug) : null;
+    if (!raced) throw err;
+    return existingDemo(s, raced.id, slug);
+  }
+  const orgId = org.id;
+
+  const site = await insertSite(s.db, orgId, { id: 'web', name: 'Demo website' });
+  const project = await insertProject(s.db, orgId, { name: 'Demo website' });
+  const distribution = await insertDistribution(s.db, orgId, project.id, { id: DEMO_DISTRIBUTION, name: 'Demo CDN', hostnames: ['cdn.demo.example'] });
+
+  const image = await createAsset({ db: s.db, blobs: s.blobs, maxBytes: s.config.limits.uploadBytes }, orgId, Readable.from(await drawDemoImage()), {
+    title: 'Circles',
+    fileName: 'circles.jpg',
+    alt: 'Three overlapping circles on a blue gradient',
+    tags: ['demo'],
+  });
+
+  for (const [alias, input] of DEMO_MODELS) await putModel(s, orgId, alias, input);
+  for (const section of DEMO_SECTIONS) await createResource(s, sectionDef, orgId, section);
+  await putSectionMedia(s, orgId, 'news', [image.id]);
+  for (const author of DEMO_AUTHORS) await createResource(s, authorDef, orgId, { ...author, imageId: image.id });
+  for (const label of DEMO_LABELS) await createResource(s, labelDef, orgId, label);
+  const entries = demoEntries(site.id, image.id);
+  for (const { id, ...input } of entries) await putEntry(s, orgId, id, input);
+  // One published article with an unpublished change: delivery still reads the published version.
+  const { id: editedId, status: _published, ...edited } = entries.find((e) => e.id === 'article-6')!;
+  await putEntry(s, orgId, editedId, { ...edited, fields: { ...edited.fields, title: 'Open data for cities (updated)' } });
+  await createResource(s, listDef, orgId, { id: 'front-page', name: 'Front page', siteId: site.id });
+  await putListEntries(s, orgId, 'front-page', [
+    { entryId: 'article-1' },
+    { entryId: 'article-4' },
+    { entryId: 'article-2', startAt: '2026-01-01T00:00:00Z', endAt: '2027-01-01T00:00:00Z' },
+  ]);
+
+  const tokens = await newTokens(s, orgId, distribution.id, slug);
+  return { ...tokens, created: true, query: DEMO_QUERY };
+}

@@ -1,0 +1,49 @@
+import type { LogRow } from './enrich.js';
+import type { LogRecord } from './record.js';
+
+/**
+ * `cdn_logs` rows as ClickHouse TabSeparated text: about half the bytes of JSONEachRow (no keys)
+ * and cheaper to produce than JSON.stringify of an object, on the hot path of every line.
+ */
+export const ROW_COLUMNS = [
+  'org_id', 'distribution_id', 'timestamp', 'client_ip', 'method', 'host', 'path', 'status', 'bytes', 'serve_time_ms',
+  'cache_status', 'referer', 'referer_host', 'user_agent', 'country', 'continent', 'device', 'browser', 'os',
+] as const satisfies ReadonlyArray<keyof LogRow>;
+
+const SPECIAL = /[\t\n\r\\]/;
+const SPECIAL_ALL = /[\t\n\r\\]/g;
+const ESCAPES: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\r': '\\r', '\\': '\\\\' };
+
+/** TSV escaping: only tab, newline, carriage return and backslash need it. */
+export const tsvText = (s: string): string => (SPECIAL.test(s) ? s.replace(SPECIAL_ALL, (c) => ESCAPES[c]) : s);
+
+/** One row in ROW_COLUMNS order, without the line break. The timestamp is epoch milliseconds. */
+export function rowToTsv(r: LogRow): string {
+  return (
+    tsvText(r.org_id) + '\t' + tsvText(r.distribution_id) + '\t' + r.timestamp + '\t' + tsvText(r.client_ip) + '\t' +
+    tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
+    r.serve_time_ms + '\t' + tsvText(r.cache_status) + '\t' + tsvText(r.referer) + '\t' + tsvText(r.referer_host) + '\t' +
+    tsvText(r.user_agent) + '\t' + r.country + '\t' + r.continent + '\t' + tsvText(r.device) + '\t' + tsvText(r.browser) + '\t' +
+    tsvText(r.os)
+  );
+}
+
+/** The same line from a record and its enrichment, without building a LogRow first. */
+export function tsvLine(
+  r: LogRecord,
+  orgId: string,
+  distributionId: string,
+  country: string,
+  continent: string,
+  refererHost: string,
+  agent: { device: string; browser: string; os: string },
+): string {
+  // country and continent are validated two-letter codes: nothing to escape
+  return (
+    tsvText(orgId) + '\t' + tsvText(distributionId) + '\t' + r.timestampMs + '\t' + tsvText(r.clientIp) + '\t' +
+    tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
+    r.serveTimeMs + '\t' + tsvText(r.cacheStatus) + '\t' + tsvText(r.referer) + '\t' + tsvText(refererHost) + '\t' +
+    tsvText(r.userAgent) + '\t' + country + '\t' + continent + '\t' + tsvText(agent.device) + '\t' + tsvText(agent.browser) + '\t' +
+    tsvText(agent.os)
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm run bench:import`: `POST /management/v1/import` throughput on Postgres (the real app on
+ * an ephemeral port, the NDJSON body streamed over HTTP), against the limit measured in the same
+ * run — plain batched multi-row INSERTs of the very rows the import wrote (entries and edges),
+ * through `pg`, with the same batch size, into the same tables and indexes.
+ *
+ * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENTRIES (default 100000).
+ */
+import pg from 'pg';
+import { ENTRY_BATCH_SIZE } from '../../shared/content/import/run-import.js';
+import { putModel } from '../../shared/content/models.js';
+import { randomBase62 } from '../../shared/ids.js';
+import { insertOrganization } from '../../shared/tenancy/organizations.js';
+import { insertSite } from '../../shared/tenancy/sites.js';
+import { startTestApp } from '../support/harness.js';
+
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
+const url = process.env.DATABASE_URL;
+const total = Number(process.env.BENCH_ENTRIES ?? 100_000);
+const people = Math.max(1, Math.round(total / 100));
+
+const app = await startTestApp({ workers: false });
+const { db } = app.services;
+const deps = app.services;
+
+const benchOrg = await app.createOrg('bench');
+const org = { id: benchOrg.orgId };
+const limitOrg = await insertOrganization(db, { name: 'bench limit', slug: `bench-${randomBase62(10).toLowerCase()}` });
+const orgIds = [org.id, limitOrg.id];
+try {
+  for (const o of orgIds) await insertSite(db, o, { id: 'web', name: 'Web' });
+  await putModel(deps, org.id, 'person', { titleField: 'name', fields: [{ alias: 'name', type: 'text', required: true }] });
+  await putModel(deps, org.id, 'article', {
+    titleField: 'title',
+    fields: [
+      { alias: 'title', type: 'text', required: true },
+      { alias: 'lead', type: 'richtext' },
+      { alias: 'views', type: 'number' },
+      { alias: 'at', type: 'datetime' },
+      { alias: 'tags', type: 'tag', valueType: 'list' },
+      { alias: 'author', type: 'reference', allowedModels: ['person'] },
+      { alias: 'related', type: 'reference', valueType: 'list', allowedModels: ['article'] },
+    ],
+  });
+
+  // The file: people first, then articles, each referencing a person and most an earlier article.
+  const lines: string[] = [];
+  for (let i = 0; i < people; i++) lines.push(JSON.stringify({ type: 'entry', id: `p${i}`, model: 'person', siteId: 'web', status: 'PUBLISHED', fields: { name: `Person ${i}` } }));
+  for (let i = 0; i < total - people; i++) {
+    const related = i > 0 ? [`a${Math.floor(i / 2)}`] : [];
+    lines.push(
+      JSON.stringify({
+        type: 'entry',
+        id: `a${i}`,
+        model: 'article',
+        siteId: 'web',
+        status: i % 4 === 0 ? 'DRAFT' : 'PUBLISHED',
+        publishedAt: i % 4 === 0 ? undefined : new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+        fields: {
+          title: `Article number ${i}: a headline of several words.`,
+          lead: `<p>This is the lead of article ${i}. It has two sentences!</p>`,
+          views: i * 7,
+          at: '2024-05-01T12:00:00Z',
+          tags: ['news', `t${i % 50}`],
+          author: `p${i % people}`,
+          related,
+        },
+      }),
+    );
+  }
+  const body = lines.join('\n') + '\n';
+  console.log(`bench:import — ${total} entries (${people} people, ${total - people} articles with references), ${(body.length / 1e6).toFixed(1)} MB NDJSON, batch ${ENTRY_BATCH_SIZE}, Postgres`);
+
+  // Streamed in 64 KB chunks over HTTP, as the CLI sends a file.
+  const bytes = Buffer.from(body);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += 65536) controller.enqueue(bytes.subarray(i, i + 65536));
+      controller.close();
+    },
+  });
+  const t0 = performance.now();
+  const res = await fetch(`${app.baseUrl}/management/v1/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${benchOrg.manageToken}`, 'content-type': 'application/x-ndjson' },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit & { duplex: 'half' });
+  const envelope = (await res.json()) as { result: { lines: number; failed: number; results: { ok: boolean }[] } };
+  const importMs = performance.now() - t0;
+  const report = envelope.result;
+  if (res.status !== 200 || report.failed > 0) throw new Error(`import failed: ${res.status} ${JSON.stringify(report?.results.find((r) => !r.ok))}`);
+
+  // The limit: the same rows, read back, inserted with plain batched INSERTs through pg.
+  const entryRows = (await db.query<Record<string, unknown>>('SELECT * FROM entries WHERE org_id = $1 ORDER BY row_id', [org.id])).rows;
+  const edgeRows = (await db.query<Record<string, unknown>>('SELECT * FROM entry_edges WHERE org_id = $1 ORDER BY row_id', [org.id])).rows;
+  const entryCols = Object.keys(entryRows[0]).filter((c) => c !== 'row_id');
+  const edgesByRow = new Map<unknown, Record<string, unknown>[]>();
+  for (const e of edgeRows) edgesByRow.set(e.row_id, [...(edgesByRow.get(e.row_id) ?? []), e]);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const values = (n: number, width: number, offset = 0) =>
+    Array.from({ length: n }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${offset + r * width + c + 1}`).join(', ')})`).join(', ');
+  const t1 = performance.now();
+  for (let i = 0; i < entryRows.length; i += ENTRY_BATCH_SIZE) {
+    const batch = entryRows.slice(i, i + ENTRY_BATCH_SIZE);
+    await client.query('BEGIN');
+    const params = batch.flatMap((r) => entryCols.map((c) => (c === 'org_id' ? limitOrg.id : ['attrs', 'fields', 'metrics'].includes(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])));
+    const inserted = await client.query<{ row_id: string }>(`INSERT INTO entries (${entryCols.join(', ')}) VALUES ${values(batch.length, entryCols.length)} RETURNING row_id`, params);
+    const edges = batch.flatMap((r, k) => (edgesByRow.get(r.row_id) ?? []).map((e) => [inserted.rows[k].row_id, limitOrg.id, e.source_id, e.field, e.kind, e.target_id, e.position]));
+    if (edges.length > 0) {
+      await client.query(`INSERT INTO entry_edges (row_id, org_id, source_id, field, kind, target_id, position) VALUES ${values(edges.length, 7)}`, edges.flat());
+    }
+    await client.query('COMMIT');
+  }
+  const limitMs = performance.now() - t1;
+  await client.end();
+
+  const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
+  const importRate = rate(total, importMs);
+  const limitRate = rate(entryRows.length, limitMs);
+  console.log(`POST /import:        ${importRate.toLocaleString('en')} entries/s (${(importMs / 1000).toFixed(2)} s; ${edgeRows.length} edges, validation, metrics, reference checks)`);
+  console.log(`plain INSERT limit:  ${limitRate.toLocaleString('en')} entries/s (${(limitMs / 1000).toFixed(2)} s; same ${entryRows.length} rows + edges, multi-row INSERT via pg)`);
+  console.log(`import / limit:      ${((importRate / limitRate) * 100).toFixed(0)} %  (targets: ≥ 20,000 entries/s and ≥ 50 %)`);
+} finally {
+  await db.query('DELETE FROM organizations WHERE id = ANY($1::text[])', [orgIds]);
+  await app.close();
+}

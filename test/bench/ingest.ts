@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:ingest`: 1,000,000 CDN log lines pushed over HTTP as gzip NDJSON in batches of
+ * 10,000 until all of them are queryable in ClickHouse, end to end (parse, enrich, spool, job,
+ * insert). In the same run, the limit: the same enriched rows inserted straight into the same
+ * table (with its rollups) by the same store, batch by batch — what ClickHouse/chDB alone can do.
+ *
+ * BENCH_LINES (default 1000000), BENCH_BATCH (default 10000), BENCH_CONCURRENCY (default 4).
+ * Uses the adapters the environment selects, like the product (embedded when none is set).
+ */
+import { gzipSync } from 'node:zlib';
+import { createEnricher } from '../../shared/ingest/enrich.js';
+import { parseBody } from '../../shared/ingest/parse-body.js';
+import { ROW_COLUMNS, rowToTsv } from '../../shared/ingest/row-tsv.js';
+import { generateTraffic, ndjson, toCanonical } from '../fixtures/cdn-logs/traffic.js';
+import { startTestApp } from '../support/harness.js';
+
+const total = Number(process.env.BENCH_LINES ?? 1_000_000);
+const batchSize = Number(process.env.BENCH_BATCH ?? 10_000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const HOUR = 3_600_000;
+
+const app = await startTestApp();
+try {
+  const org = await app.createOrg('bench ingest');
+  const project = await app.json('/management/v1/projects', { token: org.manageToken, body: { name: 'bench' } });
+  for (const id of ['bench', 'limit']) {
+    await app.json(`/management/v1/projects/${project.body.result.id}/distributions`, {
+      token: org.manageToken,
+      body: { id, name: id, hostnames: [] },
+    });
+  }
+  const token = await app.createToken(org.manageToken, ['ingest']);
+
+  // The shipper's side, prepared before timing: batches of NDJSON, gzipped.
+  console.log(`preparing ${total} lines in batches of ${batchSize}…`);
+  const texts: string[] = [];
+  for (let i = 0; i < total; i += batchSize) {
+    const n = Math.min(batchSize, total - i);
+    texts.push(ndjson(generateTraffic({ count: n, startMs: Date.now() - 48 * HOUR, spanMs: 47 * HOUR, seed: i + 1 }).map(toCanonical)));
+  }
+  const bodies = texts.map((t) => gzipSync(t));
+  const wireBytes = bodies.reduce((s, b) => s + b.length, 0);
+
+  const count = async (distributionId: string) =>
+    (
+      await app.services.analytics.query<{ n: number }>(
+        'SELECT count() AS n FROM cdn_logs WHERE org_id = {org:String} AND distribution_id = {d:String}',
+        { org: org.orgId, d: distributionId },
+      )
+    )[0].n;
+
+  // End to end over HTTP.
+  const started = performance.now();
+  let next = 0;
+  const push = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const res = await app.fetch('/ingest/v1/distributions/bench/logs', {
+        method: 'POST',
+        token,
+        rawBody: new Uint8Array(body),
+        headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+      });
+      if (res.status !== 200) throw new Error(`push failed: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, push));
+  const accepted = performance.now();
+  while ((await count('bench')) < total) await new Promise((r) => setTimeout(r, 20));
+  const queryable = performance.now();
+  const e2eRate = total / ((queryable - started) / 1000);
+
+  // The limit: the same rows, already parsed and enriched, inserted straight into the store.
+  const enricher = await createEnricher();
+  const rows = texts.map((t) =>
+    Buffer.from(parseBody(t).records.map((r) => rowToTsv(enricher.toRow(r, org.orgId, 'limit'))).join('\n') + '\n'),
+  );
+  const limitStart = performance.now();
+  for (const [i, b] of rows.entries()) await app.services.analytics.insertJsonEachRow('cdn_logs', b, { dedupToken: `limit-${org.orgId}-${i}`, format: 'TabSeparated', columns: ROW_COLUMNS });
+  const limitEnd = performance.now();
+  if ((await count('limit')) !== total) throw new Error('limit run lost rows');
+  const limitRate = total / ((limitEnd - limitStart) / 1000);
+
+  const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+  console.log(`stack: ${app.stack}, analytics store: ${app.services.analytics.kind}`);
+  console.log(`lines: ${fmt(total)} in ${bodies.length} gzip batches (${(wireBytes / 1e6).toFixed(1)} MB on the wire), ${concurrency} in flight`);
+  console.log(`all accepted (durable) after ${((accepted - started) / 1000).toFixed(2)} s; all queryable after ${((queryable - started) / 1000).toFixed(2)} s`);
+  console.log(`end to end:            ${fmt(e2eRate)} lines/s  (target ≥ 150,000)`);
+  console.log(`raw insert (the limit): ${fmt(limitRate)} lines/s`);
+  console.log(`end to end / limit:    ${((e2eRate / limitRate) * 100).toFixed(0)} %  (target ≥ 50 %)`);
+} finally {
+  await app.close();
+}

@@ -1,0 +1,79 @@
+import { rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBase62 } from '../../shared/ids.js';
+import { demoBanner } from '../../shared/demo/demo-banner.js';
+import { seedDemo, type DemoInfo } from '../../shared/demo/seed-demo.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+
+let t: TestApp;
+let demo: DemoInfo;
+const slug = `demo-${randomBase62(8).toLowerCase()}`;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  demo = await seedDemo(t.services, { slug });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('first-start demo', () => {
+  it('creates an organization with models, a dozen entries, an image, a list and a distribution', async () => {
+    expect(demo.created).toBe(true);
+    const m = (p: string) => t.json(`/management/v1${p}`, { token: demo.manageToken });
+    const models = (await m('/models')).body.result.map((x: { alias: string }) => x.alias);
+    expect(models).toEqual(['article', 'category', 'event']);
+    const types = new Set((await m('/models/article')).body.result.fields.map((f: { type: string }) => f.type));
+    for (const type of ['text', 'richtext', 'richcontent', 'media', 'section', 'author', 'tag', 'reference', 'number', 'boolean', 'url', 'json']) expect(types).toContain(type);
+    const counts = await t.services.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM entries WHERE org_id = $1 AND in_preview GROUP BY status ORDER BY status',
+      [demo.orgId],
+    );
+    expect(counts.rows).toEqual([
+      { status: 'DRAFT', n: 1 },
+      { status: 'EDITED', n: 1 },
+      { status: 'PUBLISHED', n: 10 },
+    ]);
+    const article = (await m('/entries/article-1')).body.result;
+    expect(article.fields.hero).toMatch(/^[0-9A-Za-z]{20}$/);
+    expect(article.metrics.imageCount).toBe(2);
+    expect((await m('/lists/front-page')).body.result.entries).toHaveLength(3);
+    expect((await m('/sections/news')).body.result.mediaIds).toEqual([article.fields.hero]);
+    const dist = await t.services.db.query('SELECT id FROM distributions WHERE org_id = $1', [demo.orgId]);
+    expect(dist.rows).toEqual([{ id: demo.distributionId }]);
+  });
+
+  it('is idempotent: a second start finds the org and returns the same tokens', async () => {
+    const again = await seedDemo(t.services, { slug });
+    expect(again).toMatchObject({ created: false, orgId: demo.orgId, deliveryToken: demo.deliveryToken, manageToken: demo.manageToken });
+    const n = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations WHERE slug = $1', [slug]);
+    expect(n.rows[0].n).toBe(1);
+    const file = path.join(t.services.config.dataDir, `demo-tokens-${slug}.json`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // Without the token file (another data dir), new tokens are issued for the same org.
+    await rm(file);
+    const fresh = await seedDemo(t.services, { slug });
+    expect(fresh.orgId).toBe(demo.orgId);
+    expect(fresh.deliveryToken).not.toBe(demo.deliveryToken);
+    const ok = await t.json('/management/v1/models', { token: fresh.manageToken });
+    expect(ok.status).toBe(200);
+  });
+
+  it('the banner shows the tokens and a curl command with the query', () => {
+    const text = demoBanner(demo, 'http://localhost:3000').join('\n');
+    expect(text).toContain(`delivery token: ${demo.deliveryToken}`);
+    expect(text).toContain(`curl -s http://localhost:3000/graphql -H 'authorization: Bearer ${demo.deliveryToken}'`);
+    expect(text).toContain('articleCollection(limit: 5');
+  });
+
+  it('the printed query runs with the delivery token', async () => {
+    const res = await t.json('/graphql', { token: demo.deliveryToken, body: { query: demo.query } });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    const items = res.body.data.articleCollection.items;
+    expect(res.body.data.articleCollection.total).toBe(6);
+    expect(items[0]).toMatchObject({ category: { name: expect.any(String) } });
+    expect(items.find((i: { id: string }) => i.id === 'article-6').title).toBe('Open data for cities');
+  });
+});

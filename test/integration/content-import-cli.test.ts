@@ -1,0 +1,59 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runImportCommand } from '../../cli/import-command.js';
+import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+
+let t: TestApp;
+let org: TestOrg;
+let dir: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  org = await t.createOrg('CLI');
+  dir = await mkdtemp(path.join(os.tmpdir(), 'folio-cli-'));
+});
+afterAll(async () => {
+  await t?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const lines = (n: number, extra: unknown[] = []) =>
+  [
+    { type: 'site', id: 'web', name: 'Web' },
+    { type: 'model', alias: 'note', titleField: 'text', fields: [{ alias: 'text', type: 'text', required: true }] },
+    ...Array.from({ length: n }, (_, i) => ({ type: 'entry', id: `n${i}`, model: 'note', siteId: 'web', fields: { text: `Note ${i}` } })),
+    ...extra,
+  ]
+    .map((l) => JSON.stringify(l))
+    .join('\n');
+
+describe('folio import (CLI)', () => {
+  it('streams a file to the import endpoint and reports per-line failures', async () => {
+    const file = path.join(dir, 'notes.ndjson');
+    await writeFile(file, lines(2500, [{ type: 'entry', model: 'note', siteId: 'web', fields: {} }]));
+    const out: string[] = [];
+    const r = await runImportCommand({ file, url: t.baseUrl, token: org.manageToken, progress: false, log: (l) => out.push(l) });
+    expect(r).toMatchObject({ status: 200, lines: 2503, succeeded: 2502, failed: 1 });
+    expect(out[0]).toBe('2502 of 2503 lines applied, 1 failed.');
+    expect(out[1]).toBe('  line 2503 (entry): fields.text: required');
+    expect((await t.json('/management/v1/entries/n2499', { token: org.manageToken })).body.result.title).toBe('Note 2499');
+  });
+
+  it('reports an HTTP failure (wrong token) and the process exits non-zero', async () => {
+    const file = path.join(dir, 'one.ndjson');
+    await writeFile(file, lines(1));
+    const out: string[] = [];
+    const r = await runImportCommand({ file, url: t.baseUrl, token: 'folio_nope', progress: false, log: (l) => out.push(l) });
+    expect(r.status).toBe(401);
+    expect(out[0]).toContain('import failed: HTTP 401');
+
+    const run = promisify(execFile);
+    const ok = await run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--token', org.manageToken, '--url', t.baseUrl, '--no-progress']);
+    expect(ok.stdout).toContain('3 of 3 lines applied, 0 failed.');
+    await expect(run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--url', t.baseUrl], { env: { ...process.env, FOLIO_TOKEN: '' } })).rejects.toMatchObject({ code: 2 });
+  });
+});

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { graphqlServerOf } from '../../api/graphql/index.js';
+import { SchemaCache } from '../../api/graphql/schema-cache.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { setupOrg, type GqlOrg } from './graphql-support.js';
+
+/** Schema cache (invalidation, single flight, bus) and constant SQL statement counts (DataLoader). */
+let app: TestApp;
+let o: GqlOrg;
+
+beforeAll(async () => {
+  app = await startTestApp({ workers: false });
+  o = await setupOrg(app);
+  await o.m('PUT', '/models/person', { titleField: 'name', fields: [{ alias: 'name', type: 'text' }] });
+  await o.m('PUT', '/models/article', {
+    titleField: 'title',
+    fields: [
+      { alias: 'title', type: 'text' },
+      { alias: 'author', type: 'reference', allowedModels: ['person'] },
+      { alias: 'related', type: 'reference', valueType: 'list' },
+    ],
+  });
+  for (let p = 0; p < 20; p++) await o.m('PUT', `/entries/p${p}`, { model: 'person', siteId: o.siteId, fields: { name: `Person ${p}` }, status: 'PUBLISHED' });
+  for (let a = 0; a < 25; a++) {
+    await o.m('PUT', `/entries/a${a}`, {
+      model: 'article',
+      siteId: o.siteId,
+      fields: { title: `Article ${a}`, author: `p${a % 20}`, related: [`p${(a + 1) % 20}`, `p${(a + 2) % 20}`] },
+      status: 'PUBLISHED',
+    });
+  }
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const cache = () => {
+  const server = graphqlServerOf(app.services);
+  if (!server) throw new Error('GraphQL server not mounted');
+  return server.cache;
+};
+
+describe('schema cache', () => {
+  it('shows a model change in the next request', async () => {
+    const Q = '{ articleCollection(limit: 1) { items { subtitle } } }';
+    expect((await o.q(Q)).body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const model = await o.m('GET', '/models/article');
+    await o.m('PUT', '/models/article', { titleField: 'title', fields: [...model.fields, { alias: 'subtitle', type: 'text' }] });
+    expect((await o.q(Q)).body).toEqual({ data: { articleCollection: { items: [{ subtitle: null }] } }, extensions: { cost: 1 } });
+  });
+
+  it('builds the schema once for 50 concurrent first requests of an org', async () => {
+    const fresh = await setupOrg(app);
+    await fresh.m('PUT', '/models/thing', { fields: [{ alias: 'name', type: 'text' }] });
+    const before = cache().stats.builds;
+    const results = await Promise.all(Array.from({ length: 50 }, () => fresh.q('{ thingCollection { total } }')));
+    expect(results.every((r) => r.status === 200 && r.body.data?.thingCollection.total === 0)).toBe(true);
+    expect(cache().stats.builds - before).toBe(1);
+  });
+
+  it('is invalidated through the event bus (Redis pub/sub when configured) on every instance', async () => {
+    // A second cache on the same bus stands for another API instance; it never re-checks by time.
+    const other = new SchemaCache({ db: app.services.db, bus: app.services.bus, recheckMs: 3_600_000 });
+    try {
+      const first = await other.get(o.orgId);
+      const announced = new Promise<void>((resolve) => {
+        const off = app.services.bus.subscribe('schema-changed', ({ orgId }) => {
+          if (orgId === o.orgId) {
+            off();
+            resolve();
+          }
+        });
+      });
+      await o.m('PUT', '/models/extra', { fields: [{ alias: 'x', type: 'text' }] });
+      await announced;
+      const second = await other.get(o.orgId);
+      expect(second?.schemaVersion).toBeGreaterThan(first?.schemaVersion ?? Infinity);
+      expect(second?.schema.getType('Extra')).toBeDefined();
+      expect(first?.schema.getType('Extra')).toBeUndefined();
+    } finally {
+      other.close();
+    }
+  });
+
+  it("applies the org's limit overrides and returns null for an unknown org", async () => {
+    const local = new SchemaCache({ db: app.services.db, bus: app.services.bus, recheckMs: 0 });
+    try {
+      expect((await local.get(o.orgId))?.limits.maxDepth).toBe(12);
+      await app.services.db.query(`UPDATE organizations SET limits = '{"maxDepth": 3, "maxCost": 50}' WHERE id = $1`, [o.orgId]);
+      const updated = await local.get(o.orgId);
+      expect(updated?.limits).toMatchObject({ maxDepth: 3, maxCost: 50, maxAliases: 30 });
+      expect(await local.get('no-such-org')).toBeNull();
+    } finally {
+      await app.services.db.query(`UPDATE organizations SET limits = '{}' WHERE id = $1`, [o.orgId]);
+      local.close();
+    }
+  });
+});
+
+describe('response cache', () => {
+  const Q = '{ articleCollection(limit: 3, order: {id: ASC}) { total items { id title } } }';
+
+  it('answers a repeated read with one version lookup and sees the next write at once', async () => {
+    const first = await o.q(Q);
+    const before = app.services.db.stats.queries;
+    const again = await o.q(Q);
+    expect(app.services.db.stats.queries - before).toBe(1);
+    expect(again.body).toEqual(first.body);
+    await o.m('PATCH', '/entries/a0', { fields: { title: 'Changed title' } });
+    await o.m('POST', '/entries/a0/publish');
+    const after = await o.q(Q);
+    expect(after.body.data.articleCollection.items[0]).toEqual({ id: 'a0', title: 'Changed title' });
+  });
+
+  it('keeps scopes apart', async () => {
+    await o.m('PUT', '/entries/zz-draft', { model: 'article', siteId: o.siteId, fields: { title: 'Draft' }, status: 'DRAFT' });
+    const D = '{ articleCollection(where: {id: {eq: "zz-draft"}}) { total } }';
+    expect((await o.d(D)).articleCollection.total).toBe(0);
+    expect((await o.d(D, {}, o.preview)).articleCollection.total).toBe(1);
+    expect((await o.d(D)).articleCollection.total).toBe(0);
+  });
+});
+
+describe('SQL statements per request', () => {
+  const PAGE = `query($l: Int) { articleCollection(limit: $l) { total items { id title
+      author { name relations { articleCollection(limit: 3) { total items { id } } } }
+      related { total items { id } }
+      relations { entryCollection { total } } } } }`;
+
+  async function statements(limit: number): Promise<number> {
+    await o.q('{ __typename }'); // token and schema warm
+    const before = app.services.db.stats.queries;
+    const res = await o.q(PAGE, { l: limit });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.articleCollection.items).toHaveLength(limit);
+    return app.services.db.stats.queries - before;
+  }
+
+  it('is the same for a page of 20 as for a page of 2 (references and reverse relations batched)', async () => {
+    const small = await statements(2);
+    const page = await statements(20);
+    expect(page).toBe(small);
+    // content version (response cache), items + total, authors, author relations page + total,
+    // related page + total, relations total (no page: items are not selected)
+    expect(page).toBe(9);
+  });
+});

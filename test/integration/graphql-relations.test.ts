@@ -1,0 +1,315 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { doc, heading, ids, insertAsset, para, setupOrg, uploadImage, type GqlOrg } from './graphql-support.js';
+
+/** References, reverse relations, next entries, rich content, sections, authors, labels, lists, assets. */
+let app: TestApp;
+let o: GqlOrg;
+/** An image uploaded through the management API (test/fixtures/images/goldfish.png, 3640×2400). */
+let img: string;
+
+const f = (alias: string, type: string, extra: Record<string, unknown> = {}) => ({ alias, type, ...extra });
+const day = (d: number) => `2026-04-${String(d).padStart(2, '0')}T00:00:00.000Z`;
+
+beforeAll(async () => {
+  app = await startTestApp({ workers: false });
+  o = await setupOrg(app);
+  img = await uploadImage(app, o.manage);
+  await o.m('PATCH', `/assets/${img}`, { tags: ['a', 'b'], focalPoint: { x: 0.25, y: 0.75 }, focalPoints: [{ ratio: '1:1', focalPoint: { x: 0.25, y: 0.75 } }] });
+  // No video fixture file exists (uploads sniff the bytes), so the video is a database row.
+  await insertAsset(app, o.orgId, { id: 'vid1', type: 'VIDEO', fileName: 'clip.mp4' });
+  await o.m('PUT', '/models/person', { titleField: 'name', fields: [f('name', 'text')] });
+  await o.m('PUT', '/models/article', {
+    titleField: 'title',
+    fields: [
+      f('title', 'text'),
+      f('views', 'number'),
+      f('at', 'datetime'),
+      f('author', 'reference', { allowedModels: ['person'] }),
+      f('cover', 'reference', { allowedModels: ['person', 'article'] }),
+      f('people', 'reference', { valueType: 'list', allowedModels: ['person'] }),
+      f('related', 'reference', { valueType: 'list' }),
+      f('body', 'richcontent'),
+      f('hero', 'media'),
+      f('gallery', 'media', { valueType: 'list' }),
+      f('section', 'section'),
+      f('writer', 'author'),
+      f('writers', 'author', { valueType: 'list' }),
+      f('place', 'location'),
+      f('extra', 'json'),
+      f('price', 'number', { numberFormat: 'decimal' }),
+    ],
+  });
+  await o.m('POST', '/sections', { id: 'root', title: 'Root', slug: 'root' });
+  await o.m('POST', '/sections', { id: 'child', title: 'Child', parentId: 'root' });
+  await o.m('POST', '/sections', { id: 'grandchild', title: 'Grandchild', parentId: 'child' });
+  await o.m('PUT', '/sections/root/media', [img, 'vid1']);
+  await o.m('POST', '/authors', { id: 'w1', byline: 'Writer One', imageId: img, profession: ['editor'] });
+  await o.m('POST', '/authors', { id: 'w2', byline: 'Writer Two' });
+  await o.m('POST', '/labels', { id: 'l1', name: 'Breaking', color: 'red' });
+  for (const [id, name] of [['p1', 'Ann'], ['p2', 'Bob']]) {
+    await o.m('PUT', `/entries/${id}`, { model: 'person', siteId: o.siteId, fields: { name }, status: 'PUBLISHED', publishedAt: day(1) });
+  }
+  const article = (id: string, d: number, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    o.m('PUT', `/entries/${id}`, { model: 'article', siteId: o.siteId, fields: { title: id.toUpperCase(), ...fields }, status: 'PUBLISHED', publishedAt: day(d), ...extra });
+  await article('a2', 2, { views: 5, at: day(20), author: 'p2', section: 'root' });
+  await article('a1', 3, {
+    views: 10,
+    at: day(10),
+    author: 'p1',
+    cover: 'p2',
+    people: ['p2', 'p1'],
+    related: ['p2', 'a2'],
+    hero: img,
+    gallery: [img, 'vid1'],
+    section: 'grandchild',
+    writer: 'w1',
+    writers: ['w2', 'w1'],
+    place: { address: 'Main St 1', latitude: '52.5', longitude: '13.4' },
+    extra: { a: [1, 2] },
+    price: '19.99',
+    body: doc(
+      heading(2, 'Intro <b>'),
+      {
+        type: 'paragraph',
+        content: [
+          { type: 'text', text: 'safe', marks: [{ type: 'link', attrs: { href: 'https://example.com/?a=1&b=2' } }] },
+          { type: 'text', text: ' bad', marks: [{ type: 'link', attrs: { href: 'javascript:alert(1)' } }, { type: 'bold' }] },
+        ],
+      },
+      { type: 'cms_reference', attrs: { id: 'p2' } },
+      { type: 'cms_media', attrs: { id: img } },
+      para('<script>alert(1)</script>'),
+    ),
+  }, { labels: ['l1'] });
+  await article('a3', 4, { views: 20, at: day(5), author: 'p1', cover: 'a1', related: ['a1'], section: 'child' });
+  await article('a4', 5, { views: 15, author: 'p1' });
+  await article('a5', 6, { views: 1, author: 'p1' }, { status: 'DRAFT', publishedAt: undefined });
+  await o.m('POST', '/lists', { id: 'home', name: 'Home page' });
+  await o.m('POST', '/lists', { id: 'side', name: 'Sidebar' });
+  await o.m('PUT', '/lists/home/entries', [
+    { entryId: 'a1' },
+    { entryId: 'a2', startAt: '2026-05-01T00:00:00Z', endAt: '2026-06-01T00:00:00Z' },
+    { entryId: 'a3', endAt: '2026-05-15T00:00:00Z' },
+    { entryId: 'a5' },
+    { entryId: 'p1', startAt: '2026-05-20T00:00:00Z' },
+  ]);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('references', () => {
+  it('resolves single references as the concrete type or CmsEntry, and list references as collections in field order', async () => {
+    const d = await o.d(`{ article(id: "a1") {
+      author { id name }
+      cover { __typename id ... on Person { name } }
+      people(limit: 1) { total limit items { name } }
+      all: people { total items { id } }
+      related { total items { __typename id ... on Person { name } ... on Article { title } } }
+      place { address latitude longitude }
+      extra price
+    } }`);
+    expect(d.article.author).toEqual({ id: 'p1', name: 'Ann' });
+    expect(d.article.cover).toEqual({ __typename: 'Person', id: 'p2', name: 'Bob' });
+    expect(d.article.people).toEqual({ total: 2, limit: 1, items: [{ name: 'Bob' }] });
+    expect(ids(d.article.all)).toEqual(['p2', 'p1']);
+    expect(d.article.related.items).toEqual([{ __typename: 'Person', id: 'p2', name: 'Bob' }, { __typename: 'Article', id: 'a2', title: 'A2' }]);
+    expect(d.article.place).toEqual({ address: 'Main St 1', latitude: '52.5', longitude: '13.4' });
+    expect(d.article.extra).toEqual({ a: [1, 2] });
+    expect(d.article.price).toBe('19.99');
+  });
+
+  it('drops references to entries the token may not see', async () => {
+    const d = await o.d('{ article(id: "a3") { cover { id } related { total items { id } } } }');
+    expect(d.article.cover).toEqual({ id: 'a1' });
+    await o.m('PUT', '/entries/hidden', { model: 'article', siteId: o.siteId, fields: { title: 'H', related: ['a5'], cover: 'a5' }, status: 'PUBLISHED' });
+    const h = await o.d('{ article(id: "hidden") { cover { id } related { total items { id } } } }');
+    expect(h.article).toEqual({ cover: null, related: { total: 0, items: [] } });
+    const p = await o.d('{ article(id: "hidden") { cover { id } related { total items { id } } } }', {}, o.preview);
+    expect(p.article).toEqual({ cover: { id: 'a5' }, related: { total: 1, items: [{ id: 'a5' }] } });
+    await o.m('DELETE', '/entries/hidden');
+  });
+});
+
+describe('relations', () => {
+  it('lists referencing entries per model and across models, with filter, order and total', async () => {
+    const d = await o.d(`{ person(id: "p1") { relations {
+      articleCollection(order: {views: DESC}) { total items { id } }
+      filtered: articleCollection(where: {views: {gt: 12}}) { total items { id } }
+      entryCollection(limit: 2, order: {system: {publishedAt: ASC}}) { total items { id } }
+    } } }`);
+    expect(d.person.relations.articleCollection).toEqual({ total: 3, items: [{ id: 'a3' }, { id: 'a4' }, { id: 'a1' }] });
+    expect(d.person.relations.filtered).toEqual({ total: 2, items: [{ id: 'a4' }, { id: 'a3' }] });
+    expect(d.person.relations.entryCollection).toEqual({ total: 3, items: [{ id: 'a1' }, { id: 'a3' }] });
+    const p2 = await o.d('{ person(id: "p2") { relations { entryCollection { total items { id } } } } }');
+    // a1 references p2 through author? no: through cover, people, related and rich content — once
+    expect(p2.person.relations.entryCollection).toEqual({ total: 2, items: [{ id: 'a1' }, { id: 'a2' }] });
+    const preview = await o.d('{ person(id: "p1") { relations { articleCollection { total } } } }', {}, o.preview);
+    expect(preview.person.relations.articleCollection.total).toBe(4);
+  });
+
+  it('next entries follow the order key of the entry; other orders give null', async () => {
+    const d = await o.d(`{ article(id: "a2") { relations {
+      after: nextArticleEntryCollection(order: {system: {publishedAt: ASC}}, limit: 2) { total items { id } }
+      before: nextArticleEntryCollection(order: {system: {publishedAt: DESC}}) { items { id } }
+      byViews: nextArticleEntryCollection(order: {views: ASC}) { items { id } }
+      byAt: nextArticleEntryCollection(order: {at: DESC}) { items { id } }
+      filtered: nextArticleEntryCollection(order: {system: {publishedAt: ASC}}, where: {views: {gte: 15}}) { items { id } }
+      byTitle: nextArticleEntryCollection(order: {title: ASC}) { items { id } }
+      twoKeys: nextArticleEntryCollection(order: {views: ASC, thenBy: [{at: ASC}]}) { items { id } }
+    } } }`);
+    const r = d.article.relations;
+    expect(r.after).toEqual({ total: 3, items: [{ id: 'a1' }, { id: 'a3' }] });
+    expect(r.before.items).toEqual([]);
+    expect(ids(r.byViews)).toEqual(['a1', 'a4', 'a3']);
+    expect(ids(r.byAt)).toEqual(['a1', 'a3']);
+    expect(ids(r.filtered)).toEqual(['a3', 'a4']);
+    expect(r.byTitle).toBeNull();
+    expect(r.twoKeys).toBeNull();
+  });
+});
+
+describe('rich content', () => {
+  it('renders blocks, escaped HTML with safe links, and resolves entries and media', async () => {
+    const d = await o.d(`{ article(id: "a1") {
+      body_v2 {
+        blocks { type text attrs marks { type } contentHTML }
+        entries { total items { id ... on Person { name } } }
+        media_v2 { total items { id type media { fileName width } } }
+        media { total items { id fileName } }
+      }
+      body { type text entries { items { id } } media { items { id } } }
+    } }`);
+    const v2 = d.article.body_v2;
+    expect(v2.blocks.map((b: { type: string }) => b.type)).toEqual(['heading', 'paragraph', 'cms_reference', 'cms_media', 'paragraph']);
+    expect(v2.blocks[0]).toMatchObject({ text: 'Intro <b>', attrs: { level: 2 }, contentHTML: '<h2>Intro &lt;b&gt;</h2>' });
+    expect(v2.blocks[1].contentHTML).toBe('<p><a href="https://example.com/?a=1&amp;b=2" rel="noopener noreferrer">safe</a><strong> bad</strong></p>');
+    expect(v2.blocks[4].contentHTML).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(v2.entries).toEqual({ total: 1, items: [{ id: 'p2', name: 'Bob' }] });
+    expect(v2.media_v2).toEqual({ total: 1, items: [{ id: img, type: 'IMAGE', media: { fileName: 'goldfish.png', width: 3640 } }] });
+    expect(v2.media).toEqual({ total: 1, items: [{ id: img, fileName: 'goldfish.png' }] });
+    expect(d.article.body[2]).toEqual({ type: 'cms_reference', text: '', entries: { items: [{ id: 'p2' }] }, media: { items: [] } });
+    expect(d.article.body[3].media.items).toEqual([{ id: img }]);
+  });
+
+  it('marks the transition fields deprecated', async () => {
+    const d = await o.d(`{
+      article: __type(name: "Article") { fields(includeDeprecated: true) { name type { name kind ofType { name kind ofType { name } } } isDeprecated deprecationReason } }
+      rich: __type(name: "CmsRichContent") { fields(includeDeprecated: true) { name isDeprecated } }
+    }`);
+    const body = d.article.fields.find((x: { name: string }) => x.name === 'body');
+    expect(body).toMatchObject({ isDeprecated: true, deprecationReason: 'Use body_v2.', type: { kind: 'LIST', ofType: { kind: 'NON_NULL', ofType: { name: 'CmsContentBlock' } } } });
+    expect(d.article.fields.find((x: { name: string }) => x.name === 'body_v2')).toMatchObject({ isDeprecated: false, type: { name: 'CmsRichContent' } });
+    expect(d.rich.fields).toEqual([
+      { name: 'blocks', isDeprecated: false },
+      { name: 'entries', isDeprecated: false },
+      { name: 'media', isDeprecated: true },
+      { name: 'media_v2', isDeprecated: false },
+    ]);
+  });
+});
+
+describe('media and assets', () => {
+  it('resolves media fields with URLs, focal points and the Media object', async () => {
+    const d = await o.d(`{ article(id: "a1") {
+      hero { id type url square: url(focalPointRatio: "1:1", transformation: {width: 100, height: 100, resize: FILL}) focalPoints { ratio focalPoint { x y } } media { id size tags contentType } }
+      gallery { id type }
+    } cmsAsset(id: "${img}") { id fileName size width height focalPoint { x y } url small: url(transformation: {width: 64}) focal: url(transformation: {width: 64, height: 64}, useFocalPoint: true) }
+      video: cmsAsset(id: "vid1") { type embed: url(transformation: {format: HTML}) vertical: url(transformation: {format: JS, orientation: VERTICAL}) }
+      cmsAssetCollection(where: {type: {eq: "VIDEO"}}) { total items { id } } }`);
+    expect(d.article.hero).toMatchObject({ id: img, type: 'IMAGE', focalPoints: [{ ratio: '1:1', focalPoint: { x: 0.25, y: 0.75 } }], media: { id: img, size: 1891218, tags: ['a', 'b'], contentType: 'image/png' } });
+    expect(d.article.hero.url).toContain('/files/');
+    expect(d.article.hero.square).toContain('/img/');
+    expect(d.article.gallery).toEqual([{ id: img, type: 'IMAGE' }, { id: 'vid1', type: 'VIDEO' }]);
+    expect(d.cmsAsset).toMatchObject({ id: img, fileName: 'goldfish.png', size: 1891218, width: 3640, height: 2400, focalPoint: { x: 0.25, y: 0.75 } });
+    expect(d.cmsAsset.url.startsWith(app.baseUrl)).toBe(true);
+    expect(d.cmsAsset.small).toContain('/img/');
+    expect(d.cmsAsset.focal).not.toBe(d.cmsAsset.small);
+    expect(d.video.embed).toMatch(/\/embed\/.*vid1.*html/);
+    expect(d.video.vertical).toMatch(/\/embed\/.*vid1.*js/);
+    expect(d.cmsAssetCollection).toEqual({ total: 1, items: [{ id: 'vid1' }] });
+    const bad = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 0}) } }`);
+    expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('sections', () => {
+  it('resolves path, parent, children, media and references', async () => {
+    const d = await o.d(`{
+      g: cmsSection(id: "grandchild") { id title parentId path { id } parent { id parent { id } } references { total items { id } } }
+      r: cmsSection(id: "root") { slug children { total items { id children { items { id } } } } media { total items { id type } } references { items { id } } }
+      article(id: "a1") { section { id path { title } } }
+      roots: cmsSectionCollection(where: {parentId: {exists: false}}) { total items { id } }
+      all: cmsSectionCollection(limit: 2) { total items { id } }
+    }`);
+    expect(d.g).toEqual({ id: 'grandchild', title: 'Grandchild', parentId: 'child', path: [{ id: 'root' }, { id: 'child' }, { id: 'grandchild' }], parent: { id: 'child', parent: { id: 'root' } }, references: { total: 1, items: [{ id: 'a1' }] } });
+    expect(d.r.children).toEqual({ total: 1, items: [{ id: 'child', children: { items: [{ id: 'grandchild' }] } }] });
+    expect(d.r.media).toEqual({ total: 2, items: [{ id: img, type: 'IMAGE' }, { id: 'vid1', type: 'VIDEO' }] });
+    expect(d.r.references.items).toEqual([{ id: 'a2' }]);
+    expect(d.article.section.path.map((s: { title: string }) => s.title)).toEqual(['Root', 'Child', 'Grandchild']);
+    expect(d.roots).toEqual({ total: 1, items: [{ id: 'root' }] });
+    expect(d.all.total).toBe(3);
+    expect(d.all.items).toHaveLength(2);
+  });
+
+  it('includeChildren filters entries by a whole subtree', async () => {
+    const d = await o.d('{ articleCollection(where: {section: {eq: "child", includeChildren: true}}, order: {id: ASC}) { items { id } } }');
+    expect(ids(d.articleCollection)).toEqual(['a1', 'a3']);
+  });
+});
+
+describe('authors and labels', () => {
+  it('resolves author fields, images, collections and labels', async () => {
+    const d = await o.d(`{
+      article(id: "a1") { writer { id byline profession image { id } } writers { id } system { labels { id name color } } }
+      cmsAuthor(id: "w2") { byline image { id } }
+      cmsAuthorCollection(where: {byline: {contains: "one"}}) { total items { id } }
+      cmsLabelCollection { total items { id name } }
+    }`);
+    expect(d.article.writer).toEqual({ id: 'w1', byline: 'Writer One', profession: ['editor'], image: { id: img } });
+    expect(d.article.writers).toEqual([{ id: 'w2' }, { id: 'w1' }]);
+    expect(d.article.system.labels).toEqual([{ id: 'l1', name: 'Breaking', color: 'red' }]);
+    expect(d.cmsAuthor).toEqual({ byline: 'Writer Two', image: null });
+    expect(d.cmsAuthorCollection).toEqual({ total: 1, items: [{ id: 'w1' }] });
+    expect(d.cmsLabelCollection).toEqual({ total: 1, items: [{ id: 'l1', name: 'Breaking' }] });
+  });
+});
+
+describe('lists', () => {
+  const LIST = `query($w: CmsListEntryFilter, $o: CmsListEntryOrder) { cmsList(id: "home") { id name entries(where: $w, order: $o) { total items { startAt endAt entry { id } } } } }`;
+  const listIds = (d: { cmsList: { entries: { items: Array<{ entry: { id: string } }> } } }) => d.cmsList.entries.items.map((i) => i.entry.id);
+
+  it('keeps list order and hides entries the token may not see', async () => {
+    const d = await o.d(LIST);
+    expect(listIds(d)).toEqual(['a1', 'a2', 'a3', 'p1']);
+    expect(d.cmsList.entries.total).toBe(4);
+    expect(d.cmsList.entries.items[1]).toMatchObject({ startAt: '2026-05-01T00:00:00.000Z', endAt: '2026-06-01T00:00:00.000Z' });
+    expect(listIds(await o.d(LIST, {}, o.preview))).toEqual(['a1', 'a2', 'a3', 'a5', 'p1']);
+  });
+
+  it('filters by display window with displayedAt, startAt and endAt', async () => {
+    expect(listIds(await o.d(LIST, { w: { displayedAt: '2026-04-15T00:00:00Z' } }))).toEqual(['a1', 'a3']);
+    expect(listIds(await o.d(LIST, { w: { displayedAt: '2026-05-10T00:00:00Z' } }))).toEqual(['a1', 'a2', 'a3']);
+    expect(listIds(await o.d(LIST, { w: { displayedAt: '2026-05-15T00:00:00Z' } }))).toEqual(['a1', 'a2']);
+    expect(listIds(await o.d(LIST, { w: { displayedAt: '2026-05-25T00:00:00Z' } }))).toEqual(['a1', 'a2', 'p1']);
+    expect(listIds(await o.d(LIST, { w: { displayedAt: '2026-06-01T00:00:00Z' } }))).toEqual(['a1', 'p1']);
+    expect(listIds(await o.d(LIST, { w: { startAt: { exists: true } } }))).toEqual(['a2', 'p1']);
+    expect(listIds(await o.d(LIST, { w: { or: [{ endAt: { lt: '2026-05-20T00:00:00Z' } }, { startAt: { gte: '2026-05-20T00:00:00Z' } }] } }))).toEqual(['a3', 'p1']);
+  });
+
+  it('orders by position, startAt or endAt (nulls last)', async () => {
+    expect(listIds(await o.d(LIST, { o: { position: 'DESC' } }))).toEqual(['p1', 'a3', 'a2', 'a1']);
+    expect(listIds(await o.d(LIST, { o: { endAt: 'ASC' } }))).toEqual(['a3', 'a2', 'a1', 'p1']);
+    expect(listIds(await o.d(LIST, { o: { startAt: 'DESC' } }))).toEqual(['p1', 'a2', 'a1', 'a3']);
+    const bad = await o.q(LIST, { o: { position: 'ASC', endAt: 'ASC' } });
+    expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('lists the org lists with a name filter', async () => {
+    const d = await o.d('{ cmsListCollection(where: {name: {contains: "SIDE"}}) { total items { id name } } all: cmsListCollection { total } }');
+    expect(d.cmsListCollection).toEqual({ total: 1, items: [{ id: 'side', name: 'Sidebar' }] });
+    expect(d.all.total).toBe(2);
+  });
+});

@@ -1,0 +1,256 @@
+import express from 'express';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from '../../api/http/error-handler.js';
+import { imageRoutes } from '../../api/http/img/index.js';
+import { requestId } from '../../api/http/request-context.js';
+import { buildAssetUrl, type AssetTransformationInput, type UrlAsset } from '../../shared/assets/build-asset-url.js';
+import { derivativeKeyOf } from '../../shared/assets/derivative-source.js';
+import { signPath } from '../../shared/assets/signing.js';
+import { transformCount } from '../../shared/assets/transform-metrics.js';
+import { parseImagePath } from '../../shared/assets/url-grammar.js';
+import { createQueue } from '../../shared/queue/index.js';
+import { randomBase62 } from '../../shared/ids.js';
+import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+
+const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
+
+describe('image delivery: /img derivatives and /files originals', () => {
+  let app: TestApp;
+  let org: TestOrg;
+  let mouse: UrlAsset & { url: string; size: number };
+  let fish: UrlAsset & { url: string; size: number };
+  let presets: Map<string, object>;
+
+  const upload = async (body: Buffer | string, query = '') => {
+    const res = await app.json(`/management/v1/assets${query}`, { method: 'POST', token: org.manageToken, rawBody: typeof body === 'string' ? body : new Uint8Array(body) });
+    expect(res.status).toBe(201);
+    return { ...res.body.result, posterKey: res.body.result.hasExtractedPoster ? "extracted" : null } as UrlAsset & { url: string; size: number };
+  };
+  const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean } = {}) =>
+    buildAssetUrl({ asset, orgId: org.orgId, transformation, ...extra }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: presets as never })!;
+  const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
+  const transforms = () => transformCount(app.services.metrics.registry);
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    org = await app.createOrg();
+    [mouse, fish] = [await upload(await fixture('the-mouse.jpg'), '?fileName=the-mouse.jpg'), await upload(await fixture('goldfish.png'))];
+    presets = new Map([['thumb', { width: 320, height: 240, resize: 'FILL', format: 'webp', quality: 70 }]]);
+  });
+  afterAll(async () => app?.close());
+
+  it('a miss transforms once and stores the derivative; the next request is a hit', async () => {
+    const url = urlOf(mouse, { width: 800, height: 600, resize: 'FILL' });
+    const before = await transforms();
+    const miss = await get(url);
+    expect(miss.status).toBe(200);
+    expect(miss.headers.get('x-cache')).toBe('MISS');
+    expect(miss.headers.get('content-type')).toBe('image/jpeg');
+    expect(miss.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(miss.headers.get('etag')).toMatch(/^"[0-9a-f]{40}"$/);
+    const bytes = Buffer.from(await miss.arrayBuffer());
+    expect(Number(miss.headers.get('content-length'))).toBe(bytes.length);
+    expect(await sharp(bytes).metadata()).toMatchObject({ format: 'jpeg', width: 800, height: 600 });
+
+    const hit = await get(url);
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    expect(Buffer.from(await hit.arrayBuffer()).equals(bytes)).toBe(true);
+    expect(await transforms()).toBe(before + 1);
+
+    const notModified = await get(url, { 'if-none-match': miss.headers.get('etag')! });
+    expect(notModified.status).toBe(304);
+
+    // The derivative sits in the configured blob store (S3 through s3rver when FOLIO_TEST_S3=1).
+    const parts = parseImagePath(app.services.secrets.signing, new URL(url).pathname.slice('/img/'.length));
+    expect(await app.services.blobs.head(derivativeKeyOf(parts).key)).toMatchObject({ size: bytes.length });
+    if (process.env.FOLIO_TEST_S3 === '1') expect(app.services.blobs.kind).toBe('s3');
+  });
+
+  it.each([
+    ['FIT', 800, 600, 800, 527],
+    ['AUTO', 600, 800, 600, 396],
+    ['FILL', 300, 300, 300, 300],
+  ] as const)('PNG %s %d×%d → %d×%d PNG with alpha', async (resize, width, height, w, h) => {
+    const res = await get(urlOf(fish, { width, height, resize }));
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect([res.headers.get('content-type'), meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['image/png', 'png', w, h, true]);
+  });
+
+  it('a preset sets the output format; gravity picks the crop', async () => {
+    const res = await get(urlOf(mouse, { preset: 'thumb' }));
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+    const north = Buffer.from(await (await get(urlOf(mouse, { width: 400, height: 100, resize: 'FILL', gravity: 'NORTH' }))).arrayBuffer());
+    const south = Buffer.from(await (await get(urlOf(mouse, { width: 400, height: 100, resize: 'FILL', gravity: 'SOUTH' }))).arrayBuffer());
+    expect((await sharp(north).metadata()).height).toBe(100);
+    expect(north.equals(south)).toBe(false);
+  });
+
+  it('a focal-point crop contains the focal point', async () => {
+    const mark = await sharp({ create: { width: 40, height: 40, channels: 3, background: '#00ff00' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 2000, height: 1000, channels: 3, background: '#808080' } })
+      .composite([{ input: mark, left: 1780, top: 780 }])
+      .png()
+      .toBuffer();
+    const asset = await upload(image);
+    const patched = await app.json(`/management/v1/assets/${asset.id}`, { method: 'PATCH', token: org.manageToken, body: { focalPoint: { x: 0.9, y: 0.8 } } });
+    const withFocus = { ...asset, focalPoint: patched.body.result.focalPoint };
+    const green = async (url: string) => {
+      const { data } = await sharp(Buffer.from(await (await get(url)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+      for (let i = 0; i < data.length; i += 3) if (data[i + 1] > 200 && data[i] < 60 && data[i + 2] < 60) return true;
+      return false;
+    };
+    expect(await green(urlOf(withFocus, { width: 200, height: 200, resize: 'FILL' }, { useFocalPoint: true }))).toBe(true);
+    expect(await green(urlOf(withFocus, { width: 200, height: 200, resize: 'FILL' }))).toBe(false);
+  });
+
+  it('refuses tampered URLs with 403 and signed malformed operations with 400', async () => {
+    const url = urlOf(mouse, { width: 200 });
+    expect((await get(url.replace('w_200', 'w_201'))).status).toBe(403);
+    const path = new URL(url).pathname;
+    const sig = path.split('/')[2];
+    expect((await get(app.baseUrl + path.replace(sig, sig.split('').reverse().join('')))).status).toBe(403);
+    expect((await get(`${app.baseUrl}/img/nope`)).status).toBe(403);
+    const signed = (rest: string) => `${app.baseUrl}/img/${signPath(app.services.secrets.signing, `img/${rest}`)}/${rest}`;
+    const bad = await app.json(new URL(signed(`${org.orgId}/${mouse.id}/${mouse.versionId}/w_0.jpg`)).pathname);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.join(' ')).toContain('"w"');
+    expect((await get(signed(`${org.orgId}/${mouse.id}/${mouse.versionId}/w_10,zz_1.jpg`))).status).toBe(400);
+    expect((await get(signed(`${org.orgId}/${mouse.id}/${mouse.versionId}/w_10.bmp`))).status).toBe(400);
+    // Well-signed but unknown asset, or an outdated version: 404.
+    expect((await get(signed(`${org.orgId}/${randomBase62(20)}/${mouse.versionId}/w_10.jpg`))).status).toBe(404);
+    expect((await get(signed(`${org.orgId}/${mouse.id}/oldversion/w_10.jpg`))).status).toBe(404);
+  });
+
+  it('serves SVG only as the original, under a restrictive CSP', async () => {
+    const svg = await upload('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+    expect(urlOf(svg, { width: 5 })).toBe(svg.url);
+    const signedRest = `${org.orgId}/${svg.id}/${svg.versionId}/w_5.png`;
+    expect((await get(`${app.baseUrl}/img/${signPath(app.services.secrets.signing, `img/${signedRest}`)}/${signedRest}`)).status).toBe(400);
+    const original = await get(svg.url);
+    expect(original.headers.get('content-type')).toBe('image/svg+xml');
+    expect(original.headers.get('content-security-policy')).toContain("default-src 'none'");
+  });
+
+  it('a corrupt image gives an error, and the worker keeps working', async () => {
+    const corrupt = await upload((await fixture('the-mouse.jpg')).subarray(0, 30_000));
+    const res = await app.json(new URL(urlOf(corrupt, { width: 100 })).pathname);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.join(' ')).toContain('could not be decoded');
+    expect((await get(urlOf(mouse, { width: 101 }))).status).toBe(200);
+  });
+
+  it('100 concurrent identical requests for a new derivative run exactly one transform', async () => {
+    const url = urlOf(mouse, { width: 640, height: 480, resize: 'FILL', quality: 61 });
+    const before = await transforms();
+    const responses = await Promise.all(Array.from({ length: 100 }, () => get(url)));
+    const bodies = await Promise.all(responses.map(async (r) => Buffer.from(await r.arrayBuffer())));
+    expect(responses.map((r) => r.status)).toEqual(Array(100).fill(200));
+    expect(bodies.every((b) => b.equals(bodies[0]))).toBe(true);
+    expect(await transforms()).toBe(before + 1);
+  });
+
+  it('two API instances sharing the queue run one transform for the same new derivative', async () => {
+    const second = express().use(requestId).use(imageRoutes(app.services)).use(errorHandler(app.services.logger)).listen(0);
+    await once(second, 'listening');
+    try {
+      const url = urlOf(fish, { width: 500, height: 500, resize: 'FILL', gravity: 'NORTH' });
+      const other = `http://127.0.0.1:${(second.address() as { port: number }).port}${new URL(url).pathname}`;
+      const before = await transforms();
+      const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => get(i % 2 === 0 ? url : other)));
+      expect(responses.map((r) => r.status)).toEqual(Array(40).fill(200));
+      await Promise.all(responses.map((r) => r.arrayBuffer()));
+      expect(await transforms()).toBe(before + 1);
+    } finally {
+      second.close();
+    }
+  });
+
+  it('answers 504 when the transform outlives the wait, and the job still completes', async () => {
+    const slow = express().use(requestId).use(imageRoutes(app.services, { timeoutMs: 1 })).use(errorHandler(app.services.logger));
+    const server = slow.listen(0);
+    try {
+      const port = (server.address() as { port: number }).port;
+      const url = urlOf(fish, { width: 3000, height: 2000, resize: 'FILL', quality: 99 });
+      const res = await fetch(`http://127.0.0.1:${port}${new URL(url).pathname}`);
+      expect(res.status).toBe(504);
+      // The same job finishes in the background; the normal route then serves it.
+      expect((await get(url)).status).toBe(200);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers 503 with Retry-After when the transform queue is full', async () => {
+    const full = await createQueue(app.services.config, { prefix: `folio:full${randomBase62(8)}`, maxWaiting: { 'image-transform': 0 } });
+    const server = express()
+      .use(requestId)
+      .use(imageRoutes({ ...app.services, queue: full }))
+      .use(errorHandler(app.services.logger))
+      .listen(0);
+    try {
+      const port = (server.address() as { port: number }).port;
+      const res = await fetch(`http://127.0.0.1:${port}${new URL(urlOf(mouse, { width: 77 })).pathname}`);
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      server.close();
+      await full.close();
+    }
+  });
+
+  it('a deleted asset answers 404 for its derivatives and its original', async () => {
+    const asset = await upload(await fixture('the-mouse.jpg'));
+    const url = urlOf(asset, { width: 50 });
+    expect((await get(url)).status).toBe(200);
+    await app.json(`/management/v1/assets/${asset.id}`, { method: 'DELETE', token: org.manageToken });
+    expect((await get(url)).status).toBe(404);
+    expect((await get(asset.url)).status).toBe(404);
+  });
+
+  it('video thumbnails come from the poster asset', async () => {
+    const video = await upload(await fixture('clip.mp4'));
+    if (!video.posterKey) expect(urlOf(video, { format: 'THUMBNAIL' })).toBeNull();
+    await app.json(`/management/v1/assets/${video.id}`, { method: 'PATCH', token: org.manageToken, body: { posterAssetId: mouse.id } });
+    const res = await get(urlOf({ ...video, posterAssetId: mouse.id }, { format: 'THUMBNAIL', width: 160 }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 160, height: 100 });
+  });
+
+  describe('/files originals', () => {
+    it('streams with type, disposition, length, ETag and long caching; HEAD and 304', async () => {
+      const res = await get(mouse.url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/jpeg');
+      expect(res.headers.get('content-disposition')).toBe(`inline; filename="the-mouse.jpg"; filename*=UTF-8''the-mouse.jpg`);
+      expect(res.headers.get('accept-ranges')).toBe('bytes');
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(Buffer.from(await res.arrayBuffer()).equals(await fixture('the-mouse.jpg'))).toBe(true);
+      const head = await fetch(mouse.url, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-length'), head.headers.get('etag')]).toEqual([200, String(mouse.size), res.headers.get('etag')]);
+      expect((await get(mouse.url, { 'if-none-match': res.headers.get('etag')! })).status).toBe(304);
+    });
+
+    it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
+      const original = await fixture('the-mouse.jpg');
+      const part = await get(mouse.url, { range: 'bytes=100-199' });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 100-199/${original.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(original.subarray(100, 200))).toBe(true);
+      const tail = await get(mouse.url, { range: 'bytes=-10' });
+      expect(Buffer.from(await tail.arrayBuffer()).equals(original.subarray(original.length - 10))).toBe(true);
+      const beyond = await get(mouse.url, { range: `bytes=${original.length}-` });
+      expect([beyond.status, beyond.headers.get('content-range')]).toEqual([416, `bytes */${original.length}`]);
+    });
+
+    it('refuses tampered paths (403) and unknown assets (404)', async () => {
+      expect((await get(mouse.url.replace('the-mouse.jpg', 'other.jpg'))).status).toBe(403);
+      const rest = `${org.orgId}/${randomBase62(20)}/v1/x.jpg`;
+      expect((await get(`${app.baseUrl}/files/${signPath(app.services.secrets.signing, `files/${rest}`)}/${rest}`)).status).toBe(404);
+    });
+  });
+});

@@ -1,0 +1,19 @@
+import os from 'node:os';
+import { runTransformJob } from '../shared/assets/run-transform-job.js';
+import { transformCounter } from '../shared/assets/transform-metrics.js';
+import type { Services } from '../shared/services.js';
+
+/**
+ * Image derivatives. The handler runs on the process's event loop but sharp does the pixel work
+ * on libuv's thread pool (asynchronously), so the loop stays free: BullMQ lock renewals and
+ * other jobs keep running during a long transform.
+ */
+export function registerImageTransform(services: Services): void {
+  const counter = transformCounter(services.metrics.registry);
+  services.queue.process(
+    'image-transform',
+    (payload) => runTransformJob({ blobs: services.blobs, onTransform: (format) => counter.inc({ format }), timeoutSeconds: 60 }, payload),
+    // libuv's default pool has 4 threads: 4 jobs keep it busy while one waits on storage.
+    { concurrency: Math.max(4, os.availableParallelism()) },
+  );
+}

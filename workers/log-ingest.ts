@@ -1,0 +1,37 @@
+import { drainSpool, processSpooledBatch } from '../shared/ingest/process-batch.js';
+import { pruneDoneBatches } from '../shared/ingest/spool-repository.js';
+import type { Services } from '../shared/services.js';
+
+/** How often the drainer looks for spooled batches whose job failed or was lost. */
+const DRAIN_INTERVAL_MS = 5000;
+/** How often done batches older than KEEP_DONE_DAYS are forgotten. */
+const PRUNE_INTERVAL_MS = 3_600_000;
+const KEEP_DONE_DAYS = 7;
+
+/**
+ * CDN log batches: the job inserts one spooled batch into ClickHouse as soon as it is accepted;
+ * the drainer retries whatever is still pending (ClickHouse was down, a job was lost in a crash),
+ * so the backlog drains on its own once ClickHouse is back.
+ */
+export function registerLogIngest(services: Services): void {
+  services.queue.process(
+    'log-ingest',
+    async (payload) => ({ inserted: await processSpooledBatch(services, payload.orgId, payload.batchId) }),
+    { concurrency: 2 },
+  );
+  let running = false;
+  let prunedAt = 0;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    const prune = Date.now() - prunedAt > PRUNE_INTERVAL_MS;
+    if (prune) prunedAt = Date.now();
+    drainSpool(services)
+      .then(() => (prune ? pruneDoneBatches(services.db, KEEP_DONE_DAYS) : 0))
+      .catch((err: unknown) => services.logger.warn({ err }, 'log-ingest: spool drain failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, DRAIN_INTERVAL_MS);
+  timer.unref();
+}
