@@ -1,24 +1,26 @@
 import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
-import { closeServices, createServices } from '../shared/services.js';
-import { closeServer, onShutdown } from '../shared/shutdown.js';
-import { startHttpServer } from './server.js';
+import { createServices } from '../shared/services.js';
+import { onShutdown } from '../shared/shutdown.js';
+import { registerWorkers } from '../workers/register.js';
+import { httpShutdownSteps, startHttpServer } from './server.js';
 
 /** Production API process: HTTP only; jobs run in `workers/main.ts` processes. */
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const services = await createServices(config, logger);
+if (services.queue.kind === 'in-process') {
+  // Without REDIS_URL no other process can take the jobs: run them here.
+  logger.warn('no REDIS_URL: jobs run in this API process (set REDIS_URL to run them in workers/main)');
+  registerWorkers(services);
+}
 const { server, app } = await startHttpServer(services, { port: config.port, host: config.host });
 logger.info({ port: config.port, adapters: adapterKinds() }, 'api listening');
 
 onShutdown({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  steps: () => [
-    { name: 'mark not ready', run: async () => void (app.locals.draining = true) },
-    { name: 'finish in-flight requests', run: () => closeServer(server, config.shutdownTimeoutMs / 2) },
-    { name: 'close connections', run: () => closeServices(services) },
-  ],
+  steps: () => httpShutdownSteps({ server, app, services, timeoutMs: config.shutdownTimeoutMs }),
 });
 
 function adapterKinds() {

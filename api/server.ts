@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Application } from 'express';
-import type { Services } from '../shared/services.js';
+import { closeServices, type Services } from '../shared/services.js';
+import { closeServer, type ShutdownStep } from '../shared/shutdown.js';
 import { createApp } from './http/app.js';
 
 /** Creates the app and listens; resolves once the port is bound. */
@@ -17,4 +18,16 @@ export async function startHttpServer(services: Services, options: { port: numbe
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   return { server, app, url: `http://${options.host ?? 'localhost'}:${port}` };
+}
+
+/**
+ * The drain order of a process that serves HTTP: leave the load balancer's rotation, finish
+ * in-flight requests, then finish jobs (when this process runs them) and close connections.
+ */
+export function httpShutdownSteps(options: { server: Server; app: Application; services: Services; timeoutMs: number }): ShutdownStep[] {
+  return [
+    { name: 'mark not ready', run: async () => void (options.app.locals.draining = true) },
+    { name: 'finish in-flight requests', run: () => closeServer(options.server, options.timeoutMs / 2) },
+    { name: 'finish in-flight jobs and close connections', run: () => closeServices(options.services) },
+  ];
 }

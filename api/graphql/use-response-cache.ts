@@ -19,9 +19,9 @@ export interface ResponseCacheOptions {
 /**
  * Response cache (DESIGN §4): a result is reused for the same org, schema version, content
  * version, scope, document, variables and operation. Every content write bumps the org's
- * content version in its own transaction, and the version is read on every request (one
- * primary-key lookup), so a write is visible to the next request; old entries age out of the LRU.
- * Only error-free results are kept.
+ * content version in its own transaction, and the version is read before every cacheable
+ * execution (one primary-key lookup), so a write is visible to the next request; old entries age
+ * out of the LRU. Only error-free results are kept; a request becomes cacheable when it repeats.
  */
 export function useResponseCache(options: ResponseCacheOptions): Plugin {
   const lru = new LRUCache<string, { result: ExecutionResult; size: number }>({
@@ -29,16 +29,23 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (v) => v.size,
   });
+  const seen = new LRUCache<string, true>({ max: (options.max ?? 5000) * 4 });
   return {
     async onExecute({ args, setResultAndStopExecution }) {
       const ctx = args.contextValue as { request: Request; params?: { query?: string } };
       const state = options.states.get(ctx.request);
       if (!state) return;
+      const request = JSON.stringify([state.identity.orgId, state.org.schemaVersion, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
+      const base = createHash('sha256').update(request).digest('base64url');
+      // Admission: a request is cached from its second occurrence on, so one-off requests
+      // (unique variables) cost no version lookup and take no cache space.
+      if (!seen.has(base)) {
+        seen.set(base, true);
+        return;
+      }
       const version = await readContentVersion(options.db, state.identity.orgId);
       if (version === null) return;
-      const key = createHash('sha256')
-        .update(JSON.stringify([state.identity.orgId, state.org.schemaVersion, version, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]))
-        .digest('base64url');
+      const key = `${base}:${version}`;
       const hit = lru.get(key);
       if (hit) return setResultAndStopExecution(hit.result);
       return {

@@ -60,12 +60,25 @@ describe('npm start on a bare machine (embedded)', () => {
   it('serves /healthz and /readyz within 60 s, creates DATA_DIR, prints the admin token location; a second start reuses the data', async () => {
     const dataDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'folio-e2e-')), 'data');
     dirs.push(path.dirname(dataDir));
-    const first = await start({ DATA_DIR: dataDir });
+    const first = await start({ DATA_DIR: dataDir, SEED_DEMO: 'true' });
     expect((await fetch(`http://127.0.0.1:${first.port}/healthz`)).status).toBe(200);
     const ready = await (await fetch(`http://127.0.0.1:${first.port}/readyz`)).json();
     expect(Object.keys(ready.dependencies).join(' ')).toMatch(/pglite.*in-process.*fs.*chdb/);
     expect(first.output()).toContain(`platform admin token: in ${path.join(dataDir, 'admin-token')}`);
     expect(existsSync(path.join(dataDir, 'pg'))).toBe(true);
+    // the first start seeds the demo organization and prints a delivery token and a query that works
+    expect(first.output()).toContain('Demo organization created');
+    const delivery = /delivery token: (folio_\w+)/.exec(first.output())![1];
+    const query = /-d '(\{.*\})'/.exec(first.output())![1];
+    const answer = await fetch(`http://127.0.0.1:${first.port}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${delivery}`, 'content-type': 'application/json' },
+      body: query,
+    });
+    const data = await answer.json();
+    expect(answer.status).toBe(200);
+    expect(data.errors).toBeUndefined();
+    expect(JSON.stringify(data.data).length).toBeGreaterThan(100);
     const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
     const created = await fetch(`http://127.0.0.1:${first.port}/admin/v1/organizations`, {
       method: 'POST',
