@@ -63,6 +63,7 @@ const envSchema = z.object({
   TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
   SEED_DEMO: boolFrom(true),
+  FFMPEG_PATH: optionalString,
 });
 
 export interface S3Config {
@@ -96,6 +97,8 @@ export interface Config {
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
   seedDemo: boolean;
+  /** An ffmpeg binary for video poster frames (else one from an npm package, else none). */
+  ffmpegPath?: string;
 }
 
 export class ConfigError extends Error {}
@@ -145,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     seedDemo: e.SEED_DEMO,
+    ffmpegPath: e.FFMPEG_PATH,
   };
 }

@@ -16,6 +16,8 @@ export interface AssetServiceDeps {
   blobs: BlobStore;
   /** Upload size limit in bytes (413 beyond). */
   maxBytes: number;
+  /** Configured ffmpeg binary for video posters (FFMPEG_PATH). */
+  ffmpegPath?: string;
 }
 
 /** Removes every object under a prefix; used for cleanup, so failures are swallowed. */
@@ -37,7 +39,7 @@ async function dropVersion(blobs: BlobStore, orgId: string, content: { versionId
 /** Upload → blob, then the row and the org's content version in one transaction; a failed row removes the blob. */
 export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata): Promise<Asset> {
   const id = newId();
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg() }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg(deps.ffmpegPath) }, { orgId, assetId: id }, source, deps.maxBytes);
   try {
     return await deps.db.transaction(async (tx) => {
       const asset = await insertAsset(tx, orgId, id, content, meta);
@@ -57,7 +59,7 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
     source.resume();
     throw notFound(`Asset "${id}"`);
   }
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg() }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg(deps.ffmpegPath) }, { orgId, assetId: id }, source, deps.maxBytes);
   let asset: Asset | null;
   try {
     asset = await deps.db.transaction(async (tx) => {

@@ -3,11 +3,12 @@ import { access, constants } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 
 /**
- * An ffmpeg binary shipped in an npm package, when one is installed (`@ffmpeg-installer/ffmpeg`
- * or `ffmpeg-static`). Folio does not depend on either: their Linux binaries are GPL builds, a
- * distribution decision left to whoever deploys. Without one, poster extraction is skipped.
+ * The ffmpeg binary for poster frames: the configured one (FFMPEG_PATH, e.g. a system package),
+ * else one shipped in an npm package when installed (`@ffmpeg-installer/ffmpeg` or
+ * `ffmpeg-static`). Folio depends on none: their Linux binaries are GPL builds, a distribution
+ * decision left to whoever deploys. Without one, poster extraction is skipped.
  */
-let located: Promise<string | null> | undefined;
+const located = new Map<string, Promise<string | null>>();
 
 async function firstExecutable(candidates: Array<() => unknown>): Promise<string | null> {
   for (const candidate of candidates) {
@@ -25,10 +26,15 @@ async function firstExecutable(candidates: Array<() => unknown>): Promise<string
   return null;
 }
 
-export function locateFfmpeg(): Promise<string | null> {
+export function locateFfmpeg(configured?: string): Promise<string | null> {
   const require = createRequire(import.meta.url);
-  located ??= firstExecutable([() => require('@ffmpeg-installer/ffmpeg'), () => require('ffmpeg-static')]);
-  return located;
+  const key = configured ?? '';
+  let found = located.get(key);
+  if (!found) {
+    found = firstExecutable([...(configured ? [() => configured] : []), () => require('@ffmpeg-installer/ffmpeg'), () => require('ffmpeg-static')]);
+    located.set(key, found);
+  }
+  return found;
 }
 
 /** One JPEG frame at `atSeconds` (or the first frame of a shorter video), or null on any failure. */

@@ -207,3 +207,15 @@ describe('parseBody: CloudFront standard lines without their header', () => {
     expect(r).toMatchObject({ host: 'www.example.com', path: '/index.html', status: 200, bytes: 2390, serveTimeMs: 4, cacheStatus: 'HIT', referer: 'https://www.bing.com/' });
   });
 });
+
+describe('parseBody: Logstash json_batch', () => {
+  it('reads an array of events wrapping raw lines in `message`', () => {
+    const body = JSON.stringify([
+      { '@timestamp': '2026-11-20T10:00:00.000Z', host: { name: 'web-1' }, message: '203.0.113.9 - - [20/Nov/2026:10:00:00 +0000] "GET /x HTTP/1.1" 200 10 "-" "curl/8"' },
+      { '@timestamp': '2026-11-20T10:00:01.000Z', message: 'oops' },
+    ]);
+    const out = parseBody(body);
+    expect(out.records.map((r) => r.path)).toEqual(['/x']);
+    expect(out.errors).toEqual([{ line: 2, message: 'not a recognized log line (JSON, CloudFront or nginx/Apache combined)' }]);
+  });
+});

@@ -60,25 +60,6 @@ export function parseBody(text: string, options: ParseOptions = {}): ParsedBody 
       out.errors.push({ line, message });
     }
   };
-  const trimmed = text.trimStart();
-  if (trimmed.startsWith('[')) {
-    let items: unknown;
-    try {
-      items = JSON.parse(text);
-    } catch {
-      reject(1, new RecordError('invalid JSON array'));
-      return out;
-    }
-    (items as unknown[]).forEach((item, i) => {
-      try {
-        out.records.push(fromJsonValue(item));
-      } catch (err) {
-        reject(i + 1, err);
-      }
-    });
-    return out;
-  }
-
   const realtime: Columns = columnsOf(options.realtimeFields ?? REALTIME_FIELDS);
   const standard: Columns = columnsOf(STANDARD_FIELDS);
   let w3c: Columns | undefined;
@@ -102,6 +83,32 @@ export function parseBody(text: string, options: ParseOptions = {}): ParsedBody 
     if (line.includes('\t')) return fromCloudFront(line, w3c ?? (looksStandard(line) ? standard : realtime));
     return fromCombined(line);
   };
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('[')) {
+    let items: unknown;
+    try {
+      items = JSON.parse(text);
+    } catch {
+      reject(1, new RecordError('invalid JSON array'));
+      return out;
+    }
+    if (!Array.isArray(items)) {
+      reject(1, new RecordError('invalid JSON array'));
+      return out;
+    }
+    items.forEach((item: unknown, i) => {
+      try {
+        // Logstash's json_batch sends its events, each possibly wrapping a raw line in `message`
+        const inner = wrappedLine(item);
+        const record = inner === undefined ? fromJsonValue(item) : readText(inner, 1);
+        if (record) out.records.push(record);
+      } catch (err) {
+        reject(i + 1, err);
+      }
+    });
+    return out;
+  }
+
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i];
