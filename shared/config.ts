@@ -64,6 +64,7 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
   SEED_DEMO: boolFrom(true),
   FFMPEG_PATH: optionalString,
+  INGEST_MAX_PENDING_BATCHES: intFrom(1000, 1, 1_000_000),
 });
 
 export interface S3Config {
@@ -93,7 +94,7 @@ export interface Config {
   clickhouseDatabase: string;
   clickhouseRawTtlDays: number;
   rateLimit: { perSecond: number; burst: number };
-  limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number };
+  limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
   seedDemo: boolean;
@@ -144,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,
       uploadBytes: e.UPLOAD_LIMIT_BYTES,
+      ingestMaxPendingBatches: e.INGEST_MAX_PENDING_BATCHES,
     },
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -17,6 +17,9 @@ import { createToken } from '../tenancy/tokens.js';
 import type { Services } from '../services.js';
 import { DEMO_AUTHORS, DEMO_LABELS, DEMO_MODELS, DEMO_QUERY, DEMO_SECTIONS, demoEntries } from './demo-content.js';
 import { drawDemoImage } from './demo-image.js';
+import { demoTrafficNdjson } from './demo-traffic.js';
+import { ingestLogBatch } from '../ingest/ingest-batch.js';
+import { createBackpressure } from '../ingest/backpressure.js';
 
 export interface DemoInfo {
   orgId: string;
@@ -41,7 +44,7 @@ interface DemoTokens {
 export const DEMO_SLUG = 'demo';
 export const DEMO_DISTRIBUTION = 'demo-cdn';
 
-type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config'>;
+type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger'>;
 
 /** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
 const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);
@@ -116,6 +119,13 @@ export async function seedDemo(s: DemoServices, options: { slug?: string } = {})
     { entryId: 'article-4' },
     { entryId: 'article-2', startAt: '2026-01-01T00:00:00Z', endAt: '2027-01-01T00:00:00Z' },
   ]);
+
+  // A day of sample traffic through the real ingest path, so the analytics endpoints answer.
+  await ingestLogBatch(s, createBackpressure({ maxPending: s.config.limits.ingestMaxPendingBatches }), {
+    orgId,
+    distributionId: distribution.id,
+    body: demoTrafficNdjson({ host: distribution.hostnames[0], now: new Date() }),
+  });
 
   const tokens = await newTokens(s, orgId, distribution.id, slug);
   return { ...tokens, created: true, query: DEMO_QUERY };

@@ -76,4 +76,24 @@ describe('first-start demo', () => {
     expect(items[0]).toMatchObject({ category: { name: expect.any(String) } });
     expect(items.find((i: { id: string }) => i.id === 'article-6').title).toBe('Open data for cities');
   });
+
+  it('pushes a day of sample traffic through the ingest path, visible in the analytics endpoints', async () => {
+    const analytics = await t.createToken(demo.manageToken, ['analytics']);
+    const { rows } = await t.services.db.query<{ project_id: string }>('SELECT project_id FROM distributions WHERE org_id = $1 AND id = $2', [
+      demo.orgId,
+      demo.distributionId,
+    ]);
+    const url = `/api/v1/projects/${rows[0].project_id}/distributions/${demo.distributionId}/analytics`;
+    let result: { hits: number; misses: number; totalBytes: number } | undefined;
+    for (let i = 0; i < 120; i++) {
+      const res = await t.json(url, { token: analytics });
+      expect(res.status).toBe(200);
+      result = res.body.result;
+      if (result!.hits + result!.misses === 2000) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(result!.hits + result!.misses).toBe(2000);
+    expect(result!.hits).toBeGreaterThan(result!.misses);
+    expect(result!.totalBytes).toBeGreaterThan(0);
+  });
 });

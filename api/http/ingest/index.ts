@@ -9,8 +9,6 @@ import { requireScope, tenantOf } from '../auth.js';
 import { readRawBody } from './read-body.js';
 
 const LOGS = '/ingest/v1/distributions/:distributionId/logs';
-/** Spooled batches not yet in ClickHouse before new ones get 503 + Retry-After. */
-const MAX_PENDING_BATCHES = 1000;
 
 /**
  * CDN log push (DESIGN §6), for real shippers unchanged: Vector's http sink, Fluent Bit's http
@@ -19,7 +17,7 @@ const MAX_PENDING_BATCHES = 1000;
  */
 export function ingestRoutes(services: Services): Router {
   const r = Router();
-  const backpressure = createBackpressure({ maxPending: MAX_PENDING_BATCHES });
+  const backpressure = createBackpressure({ maxPending: services.config.limits.ingestMaxPendingBatches });
 
   // Shipper health checks (Vector sends HEAD to the sink URI): no body, no secrets revealed.
   r.head(LOGS, (_req, res) => {
