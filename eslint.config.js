@@ -1,9 +1,11 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', '.tmp/**'] },
   js.configs.recommended,
+  { languageOptions: { globals: { ...globals.node } } },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,7 +1,7 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
-import { GraphQLError, type ValidationContext, type ValidationRule } from '../../shared/delivery/graphql.js';
+import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 import type { GraphqlLimits } from '../../shared/delivery/org-schema-source.js';
 
 /** Error codes naming the limit that was exceeded (DESIGN §4). */

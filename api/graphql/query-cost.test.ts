@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelDefinition } from '../../shared/content/model-types.js';
-import { GraphQLError, parse } from '../../shared/delivery/graphql.js';
+import { GraphQLError, parse } from 'graphql';
 import { buildDeliverySchema } from '../../shared/delivery/schema/build-schema.js';
 import { queryCost } from './query-cost.js';
 

@@ -13,7 +13,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
-} from '../../shared/delivery/graphql.js';
+} from 'graphql';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collection.js';
 
 /**

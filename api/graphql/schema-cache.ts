@@ -1,4 +1,4 @@
-import type { GraphQLSchema, ValidationRule } from '../../shared/delivery/graphql.js';
+import type { GraphQLSchema, ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { EventBus } from '../../shared/bus/index.js';
 import type { Queryable } from '../../shared/db/index.js';

@@ -1,4 +1,4 @@
-import { GraphQLError } from '../../shared/delivery/graphql.js';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LIMIT_CODES } from './limit-rules.js';
 import { queryCost } from './query-cost.js';

@@ -1,4 +1,4 @@
-import { GraphQLError } from '../../shared/delivery/graphql.js';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { isAppError, type AppError, type ErrorCode } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logger.js';

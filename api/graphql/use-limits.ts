@@ -1,5 +1,5 @@
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
-import { GraphQLError } from '../../shared/delivery/graphql.js';
+import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LIMIT_CODES } from './limit-rules.js';
 import type { RequestStates } from './request-state.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../shared/db/index.js';
-import type { ExecutionResult } from '../../shared/delivery/graphql.js';
-import { print } from '../../shared/delivery/graphql.js';
+import type { ExecutionResult } from 'graphql';
+import { print } from 'graphql';
 import { readContentVersion } from '../../shared/delivery/org-schema-source.js';
 import type { RequestStates } from './request-state.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { createDeliveryContext } from '../../shared/delivery/delivery-context.js';
 import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js';
-import { GraphQLError } from '../../shared/delivery/graphql.js';
+import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
 import { authenticateBearer } from '../../shared/tenancy/authenticate.js';

@@ -1,3 +1,4 @@
+import type { AssetRow as AssetTableRow } from '../assets/asset-row.js';
 /** Rows of the built-in resources as the read side selects them. */
 export interface SectionRow {
   id: string;
@@ -48,30 +49,8 @@ export interface ListRow {
   external_id: string | null;
 }
 
-/** An asset row as JSON (`to_jsonb`), so columns added later (e.g. a poster key) come along. */
-export interface AssetRow {
-  id: string;
-  version_id: string;
-  type: string;
-  title: string | null;
-  content_type: string;
-  file_name: string | null;
-  path: string | null;
-  caption: string | null;
-  alt: string | null;
-  author: string | null;
-  source: string | null;
-  size: number;
-  tags: string[];
-  external_id: string | null;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  focal_point: { x: number; y: number } | null;
-  focal_points: Array<{ ratio: string; focalPoint: { x: number; y: number } }>;
-  poster_asset_id: string | null;
-  poster_key?: string | null;
-}
+/** An asset row as the read side selects it: the `assets` table's row type, owned by shared/assets. */
+export type AssetRow = Omit<AssetTableRow, 'org_id' | 'created_at' | 'updated_at'>;
 
 export interface ListEntryRow {
   list_id: string;

@@ -1,26 +1,7 @@
-/** One `entries` row as the read side selects it. */
-export interface EntryRow {
-  row_id: number;
-  id: string;
-  model_alias: string;
-  model_id: string;
-  site_id: string;
-  status: string;
-  title: string | null;
-  slug: string | null;
-  external_id: string | null;
-  cloned_from: string | null;
-  version_id: string;
-  labels: string[];
-  attrs: unknown;
-  fields: Record<string, unknown>;
-  metrics: Record<string, number> | null;
-  published_at: Date | null;
-  first_published_at: Date | null;
-  unpublished_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { EntryDbRow } from '../content/entry-row.js';
+
+/** One `entries` row as the read side selects it (the table's row type lives with the writer). */
+export type EntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 'scheduled_at'>;
 
 const COLUMNS = [
   'row_id',

@@ -5,7 +5,7 @@ import type { DeliveryContext } from './delivery-context.js';
 import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
 import type { Input } from './entry-query.js';
 import type { EntryRow } from './entry-row.js';
-import type { GraphQLResolveInfo } from './graphql.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
 import { selects } from './schema/selection.js';
 

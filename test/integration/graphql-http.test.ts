@@ -2,7 +2,7 @@ import { serverAudits } from 'graphql-http';
 import { GraphQLClient } from 'graphql-request';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from '../../shared/delivery/graphql.js';
+import { parse } from 'graphql';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { setupOrg, type GqlOrg } from './graphql-support.js';
 

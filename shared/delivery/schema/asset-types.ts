@@ -1,4 +1,4 @@
-import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from '../graphql.js';
+import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import { buildAssetUrl, type AssetTransformationInput } from '../../assets/build-asset-url.js';
 import type { AssetType, ImagePresetOptions } from '../../assets/types.js';
 import type { AssetRow } from '../cms-rows.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
-import { graphqlSync, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from '../graphql.js';
+import { graphqlSync, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { buildDeliverySchema } from './build-schema.js';
 
 /** Seed 000 table by table: every generated and built-in type, field and argument with its type. */

@@ -1,4 +1,4 @@
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from '../graphql.js';
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { EntryRow } from '../entry-row.js';

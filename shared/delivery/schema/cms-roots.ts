@@ -1,4 +1,4 @@
-import { GraphQLString, type GraphQLFieldConfigMap } from '../graphql.js';
+import { GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import { countCms, findAssetPage, findCmsPage, type CmsTable } from '../cms-repository.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import { CmsAsset, CmsAssetCollection } from './asset-types.js';

@@ -1,4 +1,4 @@
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from '../graphql.js';
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { countChildSections, countSectionMedia, findChildSections, findSectionMedia } from '../cms-repository.js';
 import type { AssetRow, AuthorRow, ListRow, SectionRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';

@@ -1,4 +1,4 @@
-import { GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, type GraphQLOutputType } from '../graphql.js';
+import { GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, type GraphQLOutputType } from 'graphql';
 import { badRequest } from '../../errors/index.js';
 
 /** DESIGN §4: `limit` default 20, maximum 500; anything larger is an error, never a silent cap. */

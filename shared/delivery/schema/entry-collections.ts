@@ -5,7 +5,7 @@ import type { Input } from '../entry-query.js';
 import { countEntries, findEntryPage, keyValues } from '../entry-repository.js';
 import type { EntryRow } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
-import type { GraphQLResolveInfo } from '../graphql.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
 import { selects } from './selection.js';
 

@@ -1,4 +1,4 @@
-import { GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from '../graphql.js';
+import { GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { typeNameOf } from '../../content/model-types.js';
 import type { LabelRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';

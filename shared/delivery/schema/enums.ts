@@ -1,4 +1,4 @@
-import { GraphQLEnumType } from '../graphql.js';
+import { GraphQLEnumType } from 'graphql';
 import { ASSET_TYPES, ENTRY_STATUSES } from '../../content/model-types.js';
 
 const enumOf = (name: string, values: readonly string[], description?: string) =>

@@ -8,7 +8,7 @@ import {
   GraphQLString,
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
-} from '../graphql.js';
+} from 'graphql';
 import {
   CmsAssetType,
   CmsEntryStatus,

@@ -8,7 +8,7 @@ import {
   type GraphQLFieldConfigMap,
   type GraphQLObjectType,
   type GraphQLOutputType,
-} from '../graphql.js';
+} from 'graphql';
 import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
 import type { RichDoc } from '../../content/rich-content.js';
 import type { AssetRow, AuthorRow, SectionRow } from '../cms-rows.js';

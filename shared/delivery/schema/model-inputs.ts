@@ -1,4 +1,4 @@
-import { GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap, type GraphQLInputType } from '../graphql.js';
+import { GraphQLInputObjectType, GraphQLList, type GraphQLInputFieldConfigMap, type GraphQLInputType } from 'graphql';
 import { typeNameOf, type FieldDefinition, type ModelDefinition } from '../../content/model-types.js';
 import { isOrderable } from '../order-sql.js';
 import { CmsOrderDirection } from './enums.js';

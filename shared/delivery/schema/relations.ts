@@ -1,4 +1,4 @@
-import { GraphQLInt, GraphQLInterfaceType, GraphQLObjectType, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from '../graphql.js';
+import { GraphQLInt, GraphQLInterfaceType, GraphQLObjectType, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';

@@ -1,4 +1,4 @@
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from '../graphql.js';
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
 import { richTargets, type RichDoc, type RichNode } from '../../content/rich-content.js';
 import type { AssetRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';

@@ -1,4 +1,4 @@
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from '../graphql.js';
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 /**
  * Scalars of DESIGN §4: `DateTime` ISO-8601 UTC, `Json` any JSON, `Decimal` an exact decimal

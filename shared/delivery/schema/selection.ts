@@ -1,4 +1,4 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from '../graphql.js';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
 /** Whether the current field's selection asks for `name` (directly, or in inline or named fragments). */
 export function selects(info: GraphQLResolveInfo, name: string): boolean {
