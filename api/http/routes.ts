@@ -24,14 +24,15 @@ import { tokenRoutes } from './platform/tokens.js';
 /** Routes that read their own request bodies (uploads, ingest, GraphQL): before the JSON parser. */
 export function rawBodyRoutes(services: Services): Router[] {
   return [
+    // The hottest paths first: Express tries routers in order on every request.
+    graphqlRoutes(services),
+    imageRoutes(services),
+    fileRoutes(services),
     healthRoutes(services),
     importRoutes(services),
     ingestRoutes(services),
     assetUploadRoutes(services),
-    fileRoutes(services),
-    imageRoutes(services),
     embedRoutes(services),
-    graphqlRoutes(services),
   ];
 }
 

@@ -34,7 +34,8 @@ export async function runTransformJob(
     throw unprocessable('The source image could not be decoded.');
   });
   deps.onTransform?.(out.format);
-  await deps.blobs.put(payload.derivativeKey, out.data, { contentType: out.contentType });
+  // A derivative is a cache entry: lost in a crash, it is rebuilt on the next request.
+  await deps.blobs.put(payload.derivativeKey, out.data, { contentType: out.contentType, durable: false });
   // An asset deleted while this job ran has lost its original by now (deletion removes originals
   // before sweeping derivatives): drop what we wrote, or hits would keep serving it.
   if (!(await deps.blobs.head(payload.sourceKey))) {

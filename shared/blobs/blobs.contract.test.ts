@@ -115,6 +115,15 @@ describe.each(implementations)('BlobStore contract: %s', (_name, open) => {
     expect(await readAll(got!.body)).toEqual(data);
   });
 
+  it('round-trips a cache object written without durability', async () => {
+    const key = originalKey(org(), 'asset1', 'cache');
+    const data = Buffer.from('rebuildable');
+    await store.put(key, data, { contentType: 'image/jpeg', durable: false });
+    const got = await store.get(key);
+    expect(got!.contentType).toBe('image/jpeg');
+    expect(await readAll(got!.body)).toEqual(data);
+  });
+
   it('defaults the content type to application/octet-stream', async () => {
     const key = originalKey(org(), 'asset1', 'v1');
     await store.put(key, Buffer.from([1, 2, 3]));

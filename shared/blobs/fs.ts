@@ -63,9 +63,10 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
       try {
         const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
         await pipeline(source, (await open(tmpData, 'wx')).createWriteStream());
-        await fsyncFile(tmpData); // durable before visible: ingest answers 2xx right after put
+        // durable before visible: ingest answers 2xx right after put
+        if (putOptions.durable !== false) await fsyncFile(tmpData);
         const sidecar: Sidecar = { contentType: putOptions.contentType ?? DEFAULT_CONTENT_TYPE };
-        await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: true });
+        await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: putOptions.durable !== false });
         const dest = objectPath(key);
         await mkdir(path.dirname(dest), { recursive: true });
         await mkdir(path.dirname(metaPath(key)), { recursive: true });

@@ -1,6 +1,16 @@
 import type { Readable } from 'node:stream';
 import type { Config } from '../config.js';
 
+export interface PutOptions {
+  contentType?: string;
+  /**
+   * Whether the object must survive a crash of the machine right after `put` returns (the folder
+   * store fsyncs it). Caches that can be rebuilt (image derivatives) skip that cost. S3 objects
+   * are durable either way. @default true
+   */
+  durable?: boolean;
+}
+
 export interface BlobInfo {
   key: string;
   /** Size of the whole object in bytes (also when a range was read). */
@@ -50,7 +60,7 @@ export interface BlobStore {
    * Streams `body` in; the object appears whole or not at all (a body stream that errors leaves
    * nothing behind and rejects with its error). Bad keys throw a 400 AppError in every method.
    */
-  put(key: string, body: Readable | Buffer, options?: { contentType?: string }): Promise<BlobInfo>;
+  put(key: string, body: Readable | Buffer, options?: PutOptions): Promise<BlobInfo>;
   /**
    * null when the key does not exist; see `RangeNotSatisfiableError` for ranges. The caller must
    * consume or destroy `body`: it holds a file handle or an HTTP connection until then.

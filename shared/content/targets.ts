@@ -48,14 +48,14 @@ export async function checkTargets(
     item.labels.forEach((l) => labels.add(l));
     sites.add(item.siteId);
   }
-  const [entryModels, assetTypes, sections, authors, labelIds, siteIds] = await Promise.all([
-    findEntryModels(db, orgId, unique(want.entries)),
-    findAssetTypes(db, orgId, unique(want.media)),
-    findExistingIds(db, orgId, 'sections', unique(want.section)),
-    findExistingIds(db, orgId, 'authors', unique(want.author)),
-    findExistingIds(db, orgId, 'labels', unique(labels)),
-    findExistingIds(db, orgId, 'sites', unique(sites)),
-  ]);
+  // One after the other: `db` is often a transaction, whose single connection cannot run
+  // statements side by side.
+  const entryModels = await findEntryModels(db, orgId, unique(want.entries));
+  const assetTypes = await findAssetTypes(db, orgId, unique(want.media));
+  const sections = await findExistingIds(db, orgId, 'sections', unique(want.section));
+  const authors = await findExistingIds(db, orgId, 'authors', unique(want.author));
+  const labelIds = await findExistingIds(db, orgId, 'labels', unique(labels));
+  const siteIds = await findExistingIds(db, orgId, 'sites', unique(sites));
   const problems = items.map((item) => {
     const out: string[] = [];
     if (!siteIds.has(item.siteId)) out.push(`siteId: site "${item.siteId}" not found`);
