@@ -1,7 +1,8 @@
+import type { AssetType } from '../content/model-types.js';
+
 /** Shared vocabulary of the asset side: stored assets, focal points, image operations. */
 
-export const ASSET_TYPES = ['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
+export { ASSET_TYPES, type AssetType } from '../content/model-types.js';
 
 /** Fractions of the image from its top-left corner; the centre is (0.5, 0.5). */
 export interface FocalPoint {

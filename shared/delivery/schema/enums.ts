@@ -1,4 +1,5 @@
 import { GraphQLEnumType } from 'graphql';
+import { GRAVITIES, ORIENTATIONS, RESIZE_MODES, VIDEO_FORMATS } from '../../assets/types.js';
 import { ASSET_TYPES, ENTRY_STATUSES } from '../../content/model-types.js';
 
 const enumOf = (name: string, values: readonly string[], description?: string) =>
@@ -7,17 +8,7 @@ const enumOf = (name: string, values: readonly string[], description?: string) =
 export const CmsOrderDirection = enumOf('CmsOrderDirection', ['ASC', 'DESC']);
 export const CmsEntryStatus = enumOf('CmsEntryStatus', ENTRY_STATUSES);
 export const CmsAssetType = enumOf('CmsAssetType', ASSET_TYPES);
-export const CmsImageTransformationResize = enumOf('CmsImageTransformationResize', ['FIT', 'FILL', 'AUTO']);
-export const CmsImageTransformationGravity = enumOf('CmsImageTransformationGravity', [
-  'NORTH',
-  'SOUTH',
-  'EAST',
-  'WEST',
-  'NORTH_EAST',
-  'NORTH_WEST',
-  'SOUTH_EAST',
-  'SOUTH_WEST',
-  'CENTER',
-]);
-export const CmsVideoTransformationFormat = enumOf('CmsVideoTransformationFormat', ['THUMBNAIL', 'HTML', 'JS', 'JSON']);
-export const CmsVideoTransformationOrientation = enumOf('CmsVideoTransformationOrientation', ['HORIZONTAL', 'VERTICAL']);
+export const CmsImageTransformationResize = enumOf('CmsImageTransformationResize', RESIZE_MODES);
+export const CmsImageTransformationGravity = enumOf('CmsImageTransformationGravity', GRAVITIES);
+export const CmsVideoTransformationFormat = enumOf('CmsVideoTransformationFormat', VIDEO_FORMATS);
+export const CmsVideoTransformationOrientation = enumOf('CmsVideoTransformationOrientation', ORIENTATIONS);
