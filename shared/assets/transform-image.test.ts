@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
+import { pngWithHeaderOnly } from '../../test/support/fake-png.js';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probeImage } from './probe-image.js';
@@ -32,20 +32,7 @@ async function pixels(buf: Buffer) {
 }
 
 /** A PNG whose header claims 20000×20000 pixels, followed by junk instead of image data. */
-function pngBomb(): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), body])));
-    return Buffer.concat([len, Buffer.from(type), body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(20000, 0);
-  ihdr.writeUInt32BE(20000, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(64, 7)), chunk('IEND', Buffer.alloc(0))]);
-}
+const pngBomb = () => pngWithHeaderOnly(20000, 20000);
 
 describe('transformImage on the fixture images', () => {
   let jpeg: Buffer;

@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngWithHeaderOnly } from '../support/fake-png.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
 const UPLOAD_LIMIT = 8 * 1024 * 1024;
 
 /** A PNG whose header claims 10000×6000 pixels (60 MP) with junk as image data. */
-function oversizedPng(): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), body])));
-    return Buffer.concat([len, Buffer.from(type), body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(10000, 0);
-  ihdr.writeUInt32BE(6000, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.alloc(256, 1)), chunk('IEND', Buffer.alloc(0))]);
-}
+const oversizedPng = () => pngWithHeaderOnly(10000, 6000, 256);
 
 describe('management API: assets and image presets', () => {
   let app: TestApp;

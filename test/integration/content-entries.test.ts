@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAsset } from '../../shared/assets/asset-repository.js';
-import { newId, newVersionId } from '../../shared/ids.js';
 import { publishDueEntries } from '../../shared/content/entry-lifecycle.js';
 import { createEntry } from '../../shared/content/entries.js';
 import type { Db, Queryable } from '../../shared/db/index.js';
+import { insertTestAsset } from '../support/test-assets.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 let t: TestApp;
@@ -30,21 +29,7 @@ const rowsOf = async (id: string) =>
 const contentVersion = async () =>
   (await t.services.db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [org.orgId])).rows[0].v;
 
-/** Asset rows straight through the asset repository (no upload): these tests exercise references to assets, not uploads. */
-async function addAsset(orgId: string, type: 'IMAGE' | 'FILE', fileName: string): Promise<string> {
-  const id = newId();
-  await insertAsset(t.services.db, orgId, id, {
-    versionId: newVersionId(),
-    type,
-    contentType: type === 'IMAGE' ? 'image/png' : 'text/plain',
-    size: 10,
-    width: type === 'IMAGE' ? 4 : null,
-    height: type === 'IMAGE' ? 4 : null,
-    duration: null,
-    posterKey: null,
-  }, { fileName });
-  return id;
-}
+const addAsset = (orgId: string, type: 'IMAGE' | 'FILE', fileName: string) => insertTestAsset(t.services.db, orgId, type, fileName);
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAsset } from '../../shared/assets/asset-repository.js';
-import { newId, newVersionId } from '../../shared/ids.js';
+import { insertTestAsset } from '../support/test-assets.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 let t: TestApp;
@@ -13,21 +12,7 @@ let fileId: string;
 const m = (path: string, o: { method?: string; body?: unknown; token?: string } = {}) => t.json(`/management/v1${path}`, { token: org.manageToken, ...o });
 const asOther = (path: string, o: { method?: string; body?: unknown } = {}) => m(path, { ...o, token: other.manageToken });
 
-/** Asset rows straight through the asset repository (no upload): these tests exercise references to assets, not uploads. */
-async function addAsset(orgId: string, type: 'IMAGE' | 'FILE', fileName: string): Promise<string> {
-  const id = newId();
-  await insertAsset(t.services.db, orgId, id, {
-    versionId: newVersionId(),
-    type,
-    contentType: type === 'IMAGE' ? 'image/png' : 'text/plain',
-    size: 10,
-    width: type === 'IMAGE' ? 4 : null,
-    height: type === 'IMAGE' ? 4 : null,
-    duration: null,
-    posterKey: null,
-  }, { fileName });
-  return id;
-}
+const addAsset = (orgId: string, type: 'IMAGE' | 'FILE', fileName: string) => insertTestAsset(t.services.db, orgId, type, fileName);
 
 beforeAll(async () => {
   t = await startTestApp();
