@@ -3,11 +3,12 @@ import type { Application } from 'express';
 import { closeServices, type Services } from '../shared/services.js';
 import { closeServer, type ShutdownStep } from '../shared/shutdown.js';
 import { createApp } from './http/app.js';
+import { frontDoor } from './http/front-door.js';
 
 /** Creates the app and listens; resolves once the port is bound. */
 export async function startHttpServer(services: Services, options: { port: number; host?: string }): Promise<{ server: Server; app: Application; url: string }> {
   const app = createApp(services);
-  const server = createServer(app);
+  const server = createServer(frontDoor(services, app));
   // Behind load balancers, keep-alive must outlive theirs (commonly 60 s).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;

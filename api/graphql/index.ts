@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IdentifiedRequest } from '../http/request-context.js';
 import type { Services } from '../../shared/services.js';
 import { createGraphqlServer, type GraphqlServer } from './yoga.js';
 
@@ -7,13 +8,15 @@ const servers = new WeakMap<Services, GraphqlServer>();
 /** The GraphQL server mounted for these services (tests read its schema cache statistics). */
 export const graphqlServerOf = (services: Services): GraphqlServer | undefined => servers.get(services);
 
-/** Mounts `/graphql` (GET and POST; yoga reads its own bodies, so this sits before the JSON parser). */
-export function graphqlRoutes(services: Services): Router {
+/**
+ * `/graphql` (GET and POST): yoga reads its own bodies, authenticates in its `useTenant` plugin
+ * and renders its own errors, so the front door hands requests straight to it.
+ */
+export function graphqlHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
   const server = createGraphqlServer(services);
   servers.set(services, server);
-  const router = Router();
-  router.use('/graphql', (req, res) => {
-    void server.requestScope.run({ requestId: req.requestId }, () => server.yoga(req, res));
-  });
-  return router;
+  return (req, res) => {
+    const { requestId } = req as IdentifiedRequest;
+    void server.requestScope.run({ requestId }, () => server.yoga(req, res));
+  };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { TenantContext } from '../../shared/tenancy/context.js';
 
@@ -15,12 +16,22 @@ declare global {
   }
 }
 
+/** A Node request once the front door has given it an id (Express's `Request` is one too). */
+export type IdentifiedRequest = IncomingMessage & { requestId: string };
+
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** Takes a sane X-Request-Id from the caller (a proxy's) or makes one; echoes it back. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): IdentifiedRequest {
+  const given = req.headers['x-request-id'];
+  const identified = req as IdentifiedRequest;
+  identified.requestId = typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', identified.requestId);
+  return identified;
+}
+
+/** Express form, for apps mounted without the front door (it is idempotent on an id already set). */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const given = req.get('x-request-id');
-  req.requestId = given && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
-  res.setHeader('X-Request-Id', req.requestId);
+  if (!req.requestId) assignRequestId(req, res);
   next();
 }

@@ -4,7 +4,6 @@ import { analyticsRoutes } from './analytics/index.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
 import { ingestRoutes } from './ingest/index.js';
 import { contentRoutes } from './content/index.js';
-import { graphqlRoutes } from '../graphql/index.js';
 import { importRoutes } from './content/import.js';
 import { embedRoutes } from './embed/index.js';
 import { fileRoutes } from './files/index.js';
@@ -21,11 +20,11 @@ import { tokenRoutes } from './platform/tokens.js';
  * contributes one line here.
  */
 
-/** Routes that read their own request bodies (uploads, ingest, GraphQL): before the JSON parser. */
+/** Routes that read their own request bodies (uploads, ingest, files): before the JSON parser. */
 export function rawBodyRoutes(services: Services): Router[] {
   return [
-    // The hottest paths first: Express tries routers in order on every request.
-    graphqlRoutes(services),
+    // The hottest paths first: Express tries routers in order on every request. (`/graphql`
+    // and image memory hits never reach Express: see front-door.ts.)
     imageRoutes(services),
     fileRoutes(services),
     healthRoutes(services),

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { deleteAsset, findAsset, insertAsset, patchAsset, replaceAssetContent, type AssetMetadata, type AssetPatch } from './asset-repository.js';
 import { locateFfmpeg } from './ffmpeg.js';
 import { evictAsset } from './memory-cache.js';
+import { forgetAsset } from './asset-read-cache.js';
 import { storeUpload } from './store-upload.js';
 import type { Asset } from './types.js';
 
@@ -75,12 +76,13 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
     await dropVersion(deps.blobs, orgId, content, id);
     throw notFound(`Asset "${id}"`);
   }
+  forgetAsset(deps.db, orgId, id);
   await dropVersion(deps.blobs, orgId, before, id);
   return asset;
 }
 
 export async function updateAsset(deps: Pick<AssetServiceDeps, 'db'>, orgId: string, id: string, patch: AssetPatch): Promise<Asset> {
-  return deps.db.transaction(async (tx) => {
+  const updated = await deps.db.transaction(async (tx) => {
     const current = await findAsset(tx, orgId, id, { forUpdate: true });
     if (!current) throw notFound(`Asset "${id}"`);
     if (patch.posterAssetId) {
@@ -97,6 +99,8 @@ export async function updateAsset(deps: Pick<AssetServiceDeps, 'db'>, orgId: str
     await bumpContentVersion(tx, orgId);
     return asset;
   });
+  forgetAsset(deps.db, orgId, id);
+  return updated;
 }
 
 /** Soft delete of the row; originals, derivatives and posters are removed from the blob store. */
@@ -107,6 +111,7 @@ export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs'>, 
     return deleted;
   });
   if (!asset) throw notFound(`Asset "${id}"`);
+  forgetAsset(deps.db, orgId, id);
   evictAsset(deps.blobs, [originalsPrefix(orgId, id), assetFilesPrefix(orgId, id)]);
   await deletePrefix(deps.blobs, originalsPrefix(orgId, id));
   await deletePrefix(deps.blobs, assetFilesPrefix(orgId, id));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/index.js';
 import { assetDerivativeKey, originalKey } from '../blobs/keys.js';
 import { badRequest, notFound } from '../errors/index.js';
-import { findAsset } from './asset-repository.js';
+import { findAssetForDelivery } from './asset-read-cache.js';
 import { encodeOps, extOfFormat } from './image-ops.js';
 import { isTransformable } from './source-format.js';
 import type { ImagePathParts } from './url-grammar.js';
@@ -27,11 +27,11 @@ export interface DerivativeSource {
 
 /** Where a derivative's pixels come from: the asset's original, or a video's poster. 404 for unknown or outdated assets. */
 export async function resolveDerivativeSource(db: Queryable, parts: ImagePathParts): Promise<DerivativeSource> {
-  const asset = await findAsset(db, parts.orgId, parts.assetId);
+  const asset = await findAssetForDelivery(db, parts.orgId, parts.assetId);
   if (!asset || asset.versionId !== parts.versionId) throw notFound('Image');
   if (asset.type === 'VIDEO' || asset.type === 'VIDEO_PLAYLIST') {
     if (asset.posterAssetId) {
-      const poster = await findAsset(db, parts.orgId, asset.posterAssetId);
+      const poster = await findAssetForDelivery(db, parts.orgId, asset.posterAssetId);
       if (poster && isTransformable(poster.contentType)) {
         return { sourceKey: originalKey(parts.orgId, poster.id, poster.versionId), ...derivativeKeyOf(parts, `poster:${poster.id}:${poster.versionId}`), immutable: false };
       }

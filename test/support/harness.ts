@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startHttpServer } from '../../api/server.js';
 import { loadConfig, type Config } from '../../shared/config.js';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../shared/logger.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { createAnalyticsStore, type AnalyticsStore } from '../../shared/analytics/index.js';
@@ -47,6 +48,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Skip registering job handlers (tests that drive the queue themselves). */
   workers?: boolean;
+  /** Where log lines go (with env LOG_LEVEL); stdout when absent. */
+  logDestination?: DestinationStream;
 }
 
 // chDB opens one data folder per process, so every test app of a test file shares one store
@@ -101,7 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     s3 = await startS3rver();
   }
   const config: Config = { ...loadConfig(env), ...(s3 ? { s3: s3.s3Config } : {}) };
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const analytics = config.clickhouseUrl ? undefined : await processChdb(config);
   const services = await createServices(config, logger, { inMemoryDb: true, namespace, analytics });
   if (options.workers !== false) registerWorkers(services);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { findAsset } from '../../../shared/assets/asset-repository.js';
+import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
 import { playerConfig } from '../../../shared/assets/player-config.js';
 import { badRequest, notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
@@ -21,7 +21,7 @@ export function embedRoutes(services: Services): Router {
     if (orientation !== undefined && orientation !== 'vertical' && orientation !== 'horizontal') {
       throw badRequest('orientation: must be "horizontal" or "vertical".');
     }
-    const asset = await findAsset(services.db, req.params.orgId, m[1]);
+    const asset = await findAssetForDelivery(services.db, req.params.orgId, m[1]);
     if (!asset || (asset.type !== 'VIDEO' && asset.type !== 'VIDEO_PLAYLIST')) throw notFound('Video');
     const config = playerConfig(asset, {
       baseUrl: services.config.publicBaseUrl,

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { findAsset } from '../../../shared/assets/asset-repository.js';
+import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
 import type { Asset } from '../../../shared/assets/types.js';
 import { parseFilePath } from '../../../shared/assets/url-grammar.js';
 import { RangeNotSatisfiableError } from '../../../shared/blobs/index.js';
@@ -23,7 +23,7 @@ export function fileRoutes(services: Services): Router {
 
   const resolve = async (req: Request): Promise<Asset> => {
     const parts = parseFilePath(services.secrets.signing, req.path.slice('/files/'.length));
-    const asset = await findAsset(services.db, parts.orgId, parts.assetId);
+    const asset = await findAssetForDelivery(services.db, parts.orgId, parts.assetId);
     if (!asset || asset.versionId !== parts.versionId) throw notFound('File');
     return asset;
   };

@@ -1,14 +1,15 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** True when the client's cached copy (If-None-Match) is current; answers 304 then. */
-export function answeredNotModified(req: Request, res: Response, etag: string): boolean {
+export function answeredNotModified(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
   if (!tags.includes(etag) && !tags.includes('*')) return false;
-  res.status(304).end();
+  res.statusCode = 304;
+  res.end();
   return true;
 }
 

@@ -7,7 +7,8 @@ import type { BlobObject } from '../../../shared/blobs/index.js';
 import { notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { pipeBody } from '../files/pipe-body.js';
-import { answeredNotModified, IMMUTABLE } from '../files/send-headers.js';
+import { answeredNotModified } from '../files/send-headers.js';
+import { serveFromMemory, writeImageHead } from './image-response.js';
 
 /** Derivatives up to this size are kept in process memory after a storage read. */
 const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -44,31 +45,13 @@ export function imageRoutes(services: Services, options: ImageRouteOptions = {})
 
   const memory = memoryCaches(services.blobs).derivatives;
 
-  // One writeHead per response: the hit path is mostly this and the body write.
-  const headers = (res: Response, h: { contentType?: string; size: number; etag: string; cache: 'HIT' | 'MISS'; immutable: boolean }) => {
-    res.writeHead(200, {
-      'Content-Type': h.contentType ?? 'application/octet-stream',
-      'Content-Length': String(h.size),
-      ETag: h.etag,
-      'Cache-Control': h.immutable ? IMMUTABLE : 'public, max-age=3600',
-      'X-Cache': h.cache,
-      'X-Content-Type-Options': 'nosniff',
-      'Cross-Origin-Resource-Policy': 'cross-origin',
-    });
-  };
-
   /** From memory when this process holds it; else from the blob store (small ones are kept in memory). */
   const serve = async (res: Response, key: string, etag: string, cache: 'HIT' | 'MISS', immutable: boolean): Promise<boolean> => {
-    const inMemory = memory.get(key);
-    if (inMemory) {
-      headers(res, { contentType: inMemory.contentType, size: inMemory.data.length, etag, cache, immutable });
-      res.end(inMemory.data);
-      return true;
-    }
+    if (serveFromMemory(memory, res, key, etag, cache, immutable)) return true;
     const blob = usable(await services.blobs.get(key));
     if (!blob) return false;
     if (blob.size > MEMORY_ENTRY_BYTES) {
-      headers(res, { contentType: blob.contentType, size: blob.size, etag, cache, immutable });
+      writeImageHead(res, { contentType: blob.contentType, size: blob.size, etag, cache, immutable });
       await pipeBody(blob.body, res);
       return true;
     }
@@ -76,7 +59,7 @@ export function imageRoutes(services: Services, options: ImageRouteOptions = {})
     for await (const chunk of blob.body) chunks.push(chunk as Buffer);
     const data = Buffer.concat(chunks);
     if (data.length === blob.size) memory.set(key, { data, contentType: blob.contentType ?? 'application/octet-stream' });
-    headers(res, { contentType: blob.contentType, size: data.length, etag, cache, immutable });
+    writeImageHead(res, { contentType: blob.contentType, size: data.length, etag, cache, immutable });
     res.end(data);
     return true;
   };

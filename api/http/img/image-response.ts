@@ -1,0 +1,41 @@
+import type { ServerResponse } from 'node:http';
+import type { LRUCache } from 'lru-cache';
+import type { CachedDerivative } from '../../../shared/assets/memory-cache.js';
+import { IMMUTABLE } from '../files/send-headers.js';
+
+export interface ImageHead {
+  contentType?: string;
+  size: number;
+  etag: string;
+  cache: 'HIT' | 'MISS';
+  immutable: boolean;
+}
+
+/** One writeHead per response: the hit path is mostly this and the body write. */
+export function writeImageHead(res: ServerResponse, h: ImageHead): void {
+  res.writeHead(200, {
+    'Content-Type': h.contentType ?? 'application/octet-stream',
+    'Content-Length': String(h.size),
+    ETag: h.etag,
+    'Cache-Control': h.immutable ? IMMUTABLE : 'public, max-age=3600',
+    'X-Cache': h.cache,
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'cross-origin',
+  });
+}
+
+/** Answers from this process's memory when it holds the derivative; false otherwise. */
+export function serveFromMemory(
+  memory: LRUCache<string, CachedDerivative>,
+  res: ServerResponse,
+  key: string,
+  etag: string,
+  cache: 'HIT' | 'MISS',
+  immutable: boolean,
+): boolean {
+  const held = memory.get(key);
+  if (!held) return false;
+  writeImageHead(res, { contentType: held.contentType, size: held.data.length, etag, cache, immutable });
+  res.end(held.data);
+  return true;
+}
