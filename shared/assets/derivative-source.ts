@@ -14,7 +14,7 @@ import type { ImagePathParts } from './url-grammar.js';
 export function derivativeKeyOf(parts: ImagePathParts, sourceIdentity = ''): { key: string; etag: string } {
   const text = `${parts.orgId}/${parts.assetId}/${parts.versionId}/${encodeOps(parts.ops)}.${extOfFormat(parts.ops.format)}/${sourceIdentity}`;
   const hash = createHash('sha256').update(text).digest('hex');
-  return { key: assetDerivativeKey(parts.orgId, parts.assetId, hash), etag: `"${hash.slice(0, 40)}"` };
+  return { key: assetDerivativeKey(parts.orgId, parts.assetId, hash, extOfFormat(parts.ops.format)), etag: `"${hash.slice(0, 40)}"` };
 }
 
 export interface DerivativeSource {

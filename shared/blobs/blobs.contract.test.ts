@@ -8,7 +8,7 @@ import { startS3rver, type RunningS3rver } from '../../test/support/s3rver.js';
 import { isAppError } from '../errors/index.js';
 import { createFsBlobStore } from './fs.js';
 import { RangeNotSatisfiableError, type BlobStore } from './index.js';
-import { derivativeKey, ingestSpoolKey, originalKey } from './keys.js';
+import { assetDerivativeKey, derivativeKey, ingestSpoolKey, originalKey } from './keys.js';
 import { createS3BlobStore } from './s3.js';
 
 /** Everything a store needs to be tested, and `leftovers` to look behind the interface. */
@@ -122,6 +122,22 @@ describe.each(implementations)('BlobStore contract: %s', (_name, open) => {
     const got = await store.get(key);
     expect(got!.contentType).toBe('image/jpeg');
     expect(await readAll(got!.body)).toEqual(data);
+  });
+
+  it.each([true, false])('keeps the content type of a key whose extension names another type (durable: %s)', async (durable) => {
+    // The folder store writes no sidecar when the extension names the type; an overwrite with
+    // another type must not be shadowed by the extension, nor the other way round.
+    const key = assetDerivativeKey(org(), 'asset1', `h${String(durable)}`, 'webp');
+    await store.put(key, Buffer.from('webp bytes'), { contentType: 'image/webp', durable });
+    expect((await store.head(key))?.contentType).toBe('image/webp');
+    await store.put(key, Buffer.from('not webp'), { contentType: 'text/plain', durable });
+    expect((await store.get(key))?.contentType).toBe('text/plain');
+    await store.put(key, Buffer.from('webp again'), { contentType: 'image/webp', durable });
+    const got = await store.get(key);
+    expect(got?.contentType).toBe('image/webp');
+    expect((await readAll(got!.body)).toString()).toBe('webp again');
+    await store.put(key, Buffer.from('untyped'), { durable });
+    expect((await store.head(key))?.contentType).toBe('application/octet-stream');
   });
 
   it('defaults the content type to application/octet-stream', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomBase62 } from '../ids.js';
-import { assertValidKey, assertValidPrefix } from './keys.js';
+import { assertValidKey, assertValidPrefix, contentTypeOfKey } from './keys.js';
 import { clampRange } from './range.js';
 import { DEFAULT_CONTENT_TYPE, type BlobInfo, type BlobObject, type BlobStore } from './index.js';
 
@@ -43,13 +43,17 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
   const objectPath = (key: string) => path.join(objectsDir, ...key.split('/'));
   const metaPath = (key: string) => path.join(metaDir, ...key.split('/')) + '.json';
 
+  // A key whose extension names its content type (derivatives: `….webp`) needs no sidecar, which
+  // saves creating a second file per derivative; any other type is written to one.
   const readSidecar = (key: string): Sidecar | null => {
     try {
       return JSON.parse(readFileSync(metaPath(key), 'utf8')) as Sidecar;
     } catch {
-      return null;
+      const implied = contentTypeOfKey(key);
+      return implied ? { contentType: implied } : null;
     }
   };
+  const needsSidecar = (key: string, sidecar: Sidecar) => contentTypeOfKey(key) !== sidecar.contentType;
 
   /** Small derivative-sized bodies that need no fsync: written and moved into place at once. */
   const putSmall = (key: string, body: Buffer, sidecar: Sidecar): BlobInfo => {
@@ -57,11 +61,15 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
     const tmpMeta = `${tmpData}.json`;
     try {
       writeFileSync(tmpData, body, { flag: 'wx' });
-      writeFileSync(tmpMeta, JSON.stringify(sidecar));
       const dest = objectPath(key);
       mkdirSync(path.dirname(dest), { recursive: true });
-      mkdirSync(path.dirname(metaPath(key)), { recursive: true });
-      renameSync(tmpMeta, metaPath(key));
+      if (needsSidecar(key, sidecar)) {
+        writeFileSync(tmpMeta, JSON.stringify(sidecar));
+        mkdirSync(path.dirname(metaPath(key)), { recursive: true });
+        renameSync(tmpMeta, metaPath(key));
+      } else {
+        rmQuietly(metaPath(key));
+      }
       renameSync(tmpData, dest);
       return infoOf(key, statSync(dest), sidecar);
     } catch (err) {
@@ -95,12 +103,16 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
         // durable before visible: ingest answers 2xx right after put
         if (putOptions.durable !== false) await fsyncFile(tmpData);
         const sidecar: Sidecar = { contentType: putOptions.contentType ?? DEFAULT_CONTENT_TYPE };
-        await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: putOptions.durable !== false });
         const dest = objectPath(key);
         await mkdir(path.dirname(dest), { recursive: true });
-        await mkdir(path.dirname(metaPath(key)), { recursive: true });
         // Sidecar first: once the object is visible its content type is already there.
-        await rename(tmpMeta, metaPath(key));
+        if (needsSidecar(key, sidecar)) {
+          await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: putOptions.durable !== false });
+          await mkdir(path.dirname(metaPath(key)), { recursive: true });
+          await rename(tmpMeta, metaPath(key));
+        } else {
+          await rm(metaPath(key), { force: true });
+        }
         await rename(tmpData, dest);
         const st = await stat(dest);
         return infoOf(key, st, sidecar);

@@ -7,7 +7,8 @@ import { badRequest } from '../errors/index.js';
  *   originals/{org}/{asset}/{version}          uploaded files, never rewritten
  *   derivatives/{org}/{hash[0..2]}/{hash}      transformed images (a 2-char fan-out keeps folders small)
  *   ingest/{org}/{distribution}/{batchId}      spooled log batches waiting for a worker
- *   assets/{org}/{asset}/derivatives/{hash}    an asset's image derivatives (one prefix per asset, so deleting it clears them)
+ *   assets/{org}/{asset}/derivatives/{hash}.{ext}  an asset's image derivatives (one prefix per asset, so deleting it
+ *                                              clears them; the extension names the format, see contentTypeOfKey)
  *   assets/{org}/{asset}/posters/{version}     a poster frame extracted from a video at upload
  */
 
@@ -29,8 +30,22 @@ export function derivativeKey(orgId: string, hash: string): string {
   return `derivatives/${segment(orgId, 'organization id')}/${h.slice(0, 2)}/${h}`;
 }
 
-export function assetDerivativeKey(orgId: string, assetId: string, hash: string): string {
-  return `${assetFilesPrefix(orgId, assetId)}derivatives/${segment(hash, 'derivative hash')}`;
+export function assetDerivativeKey(orgId: string, assetId: string, hash: string, ext: string): string {
+  return `${assetFilesPrefix(orgId, assetId)}derivatives/${segment(`${hash}.${ext}`, 'derivative hash')}`;
+}
+
+const TYPES_BY_EXTENSION: Record<string, string> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  gif: 'image/gif',
+};
+
+/** The content type a key's extension names (image formats only), or null. */
+export function contentTypeOfKey(key: string): string | null {
+  const dot = key.lastIndexOf('.');
+  return dot > key.lastIndexOf('/') ? (TYPES_BY_EXTENSION[key.slice(dot + 1)] ?? null) : null;
 }
 
 export function posterKey(orgId: string, assetId: string, versionId: string): string {
