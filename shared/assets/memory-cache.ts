@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { BlobStore } from '../blobs/index.js';
+import type { ImageHeader } from './probe-image.js';
 
 /**
  * Process-local caches in front of the blob store, one set per store instance (tests run several
@@ -17,6 +18,8 @@ interface Caches {
   derivatives: LRUCache<string, CachedDerivative>;
   /** Originals recently transformed: a burst of derivatives of one image reads it once. */
   sources: LRUCache<string, Buffer>;
+  /** Their headers (size, format): probed once per burst too. */
+  sourceHeaders: LRUCache<string, ImageHeader>;
 }
 
 const MAX_DERIVATIVE_BYTES = 2 * 1024 * 1024;
@@ -33,6 +36,7 @@ export function memoryCaches(blobs: BlobStore): Caches {
         ttl: 10 * 60_000,
       }),
       sources: new LRUCache<string, Buffer>({ maxSize: 256 * 1024 * 1024, sizeCalculation: (v) => v.length + 1, ttl: 10 * 60_000 }),
+      sourceHeaders: new LRUCache<string, ImageHeader>({ max: 10_000, ttl: 10 * 60_000 }),
     };
     caches.set(blobs, c);
   }
@@ -45,4 +49,5 @@ export function evictAsset(blobs: BlobStore, prefixes: string[]): void {
   const matches = (key: string) => prefixes.some((p) => key.startsWith(p));
   for (const key of [...c.derivatives.keys()]) if (matches(key)) c.derivatives.delete(key);
   for (const key of [...c.sources.keys()]) if (matches(key)) c.sources.delete(key);
+  for (const key of [...c.sourceHeaders.keys()]) if (matches(key)) c.sourceHeaders.delete(key);
 }

@@ -5,6 +5,7 @@ import { PermanentJobError } from '../queue/errors.js';
 import { parseOps } from './image-ops.js';
 import { MAX_INPUT_PIXELS } from './limits.js';
 import { memoryCaches } from './memory-cache.js';
+import { probeImage } from './probe-image.js';
 import { transformImage } from './transform-image.js';
 import type { OutputFormat } from './types.js';
 
@@ -27,7 +28,12 @@ export async function runTransformJob(
   caches.sources.set(payload.sourceKey, input);
 
   const ops = parseOps(payload.ops, payload.ext) as ReturnType<typeof parseOps> & { format: OutputFormat };
-  const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds }).catch((err: unknown) => {
+  const transform = async () => {
+    const header = caches.sourceHeaders.get(payload.sourceKey) ?? (await probeImage(input));
+    caches.sourceHeaders.set(payload.sourceKey, header);
+    return transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header });
+  };
+  const out = await transform().catch((err: unknown) => {
     if (isAppError(err)) throw err;
     // libvips refuses corrupt or truncated data with an error (never a crash): retrying cannot help.
     if (err instanceof Error && /timeout/i.test(err.message)) throw new AppError('GATEWAY_TIMEOUT', 'The image transform took too long.');

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MAX_INPUT_PIXELS } from './limits.js';
-import { probeImage } from './probe-image.js';
+import { probeImage, type ImageHeader } from './probe-image.js';
 import { planTransform } from './transform-plan.js';
 import type { ImageOps, OutputFormat } from './types.js';
 
@@ -30,9 +30,10 @@ export const contentTypeOf = (f: OutputFormat): string => CONTENT_TYPES[f];
 export async function transformImage(
   input: Buffer,
   ops: ImageOps & { format: OutputFormat },
-  options: { timeoutSeconds?: number } = {},
+  options: { timeoutSeconds?: number; header?: ImageHeader } = {},
 ): Promise<TransformedImage> {
-  const header = await probeImage(input);
+  // A header probed before (by the caller, for this very input) is not probed again.
+  const header = options.header ?? (await probeImage(input));
   const plan = planTransform(ops, header);
   // First frame only; EXIF orientation applied before any geometry; sRGB out; metadata dropped (sharp's default).
   let img = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, pages: 1, autoOrient: true, failOn: 'error' });
