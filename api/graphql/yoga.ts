@@ -4,6 +4,7 @@ import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../../shared/services.js';
 import type { RequestStates } from './request-state.js';
 import { SchemaCache } from './schema-cache.js';
+import { useBodyLimit } from './use-body-limit.js';
 import { useCost } from './use-cost.js';
 import { createMaskError, useErrorCodes } from './use-error-codes.js';
 import { useLimits } from './use-limits.js';
@@ -40,6 +41,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     batching: false,
     multipart: false,
     cors: false,
+    // counted by useBodyLimit, which trusts a valid Content-Length instead of re-counting the bytes
+    maxRequestBodySize: false,
     logging: false,
     renderGraphiQL,
     graphiql: { title: 'Folio GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }) },
@@ -55,6 +58,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       options.responseCache !== false && useResponseCache({ db: services.db, states }),
       // 5. extensions.code for parse and validation errors
       useErrorCodes(),
+      // 6. the body limit, last: it wraps whichever request parser was chosen
+      useBodyLimit(services.config.limits.bodyBytes),
     ].filter((p) => p !== false),
   });
   return { yoga: yoga as unknown as GraphqlServer['yoga'], cache, requestScope };

@@ -82,3 +82,49 @@ describe('a real client', () => {
     expect(html).not.toMatch(/<link[^>]+href="https?:/);
   });
 });
+
+describe('request body limit (BODY_LIMIT_BYTES)', () => {
+  // 1 MiB by default, as for REST bodies; read from the Content-Length header when there is one,
+  // counted while streaming when there is none.
+  const limit = 1_048_576;
+  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+    fetch(`${app.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${o.delivery}`, ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+  // a valid request padded with an unused variable to the wanted size
+  const padded = (size: number) => {
+    const head = '{"query":"{ postCollection { total } }","variables":{"pad":"';
+    const tail = '"}}';
+    return head + 'x'.repeat(size - head.length - tail.length) + tail;
+  };
+  const chunked = (text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 16_384) controller.enqueue(bytes.subarray(i, i + 16_384));
+        controller.close();
+      },
+    });
+  };
+
+  it('answers a body at the limit, with Content-Length or chunked', async () => {
+    for (const body of [padded(limit), chunked(padded(limit))]) {
+      const res = await post(body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ data: { postCollection: { total: 1 } } });
+    }
+  });
+
+  it('refuses a larger body with 413 and REQUEST_ENTITY_TOO_LARGE, announced or streamed', async () => {
+    for (const body of [padded(limit + 1), chunked(padded(limit + 50_000))]) {
+      const res = await post(body);
+      expect(res.status).toBe(413);
+      const json = (await res.json()) as { errors: Array<{ message: string; extensions: { code: string } }> };
+      expect(json.errors[0].extensions.code).toBe('REQUEST_ENTITY_TOO_LARGE');
+      expect(json.errors[0].message).toContain(String(limit));
+    }
+  });
+});
