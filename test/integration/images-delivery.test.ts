@@ -222,6 +222,20 @@ describe('image delivery: /img derivatives and /files originals', () => {
   });
 
   describe('/files originals', () => {
+    it('shows a metadata change and a deletion on the next request (asset rows are cached for reads)', async () => {
+      const asset = await upload(await fixture('goldfish.png'), '?fileName=before.png');
+      const first = await get(asset.url);
+      await first.arrayBuffer();
+      expect(first.headers.get('content-disposition')).toContain('filename="before.png"');
+      const patched = await app.json(`/management/v1/assets/${asset.id}`, { method: 'PATCH', token: org.manageToken, body: { fileName: 'after.png' } });
+      expect(patched.status).toBe(200);
+      const second = await get(asset.url);
+      await second.arrayBuffer();
+      expect(second.headers.get('content-disposition')).toContain('filename="after.png"');
+      expect((await app.json(`/management/v1/assets/${asset.id}`, { method: 'DELETE', token: org.manageToken })).status).toBe(200);
+      expect((await get(asset.url)).status).toBe(404);
+    });
+
     it('streams with type, disposition, length, ETag and long caching; HEAD and 304', async () => {
       const res = await get(mouse.url);
       expect(res.status).toBe(200);
