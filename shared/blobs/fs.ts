@@ -1,5 +1,5 @@
 import { closeSync, createReadStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { access, constants, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, open, readdir, rm, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -55,28 +55,21 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
   };
   const needsSidecar = (key: string, sidecar: Sidecar) => contentTypeOfKey(key) !== sidecar.contentType;
 
-  /** Small derivative-sized bodies that need no fsync: written and moved into place at once. */
-  const putSmall = (key: string, body: Buffer, sidecar: Sidecar): BlobInfo => {
-    const tmpData = path.join(tmpDir, `${Date.now()}-${randomBase62(12)}`);
-    const tmpMeta = `${tmpData}.json`;
-    try {
-      writeFileSync(tmpData, body, { flag: 'wx' });
-      const dest = objectPath(key);
-      mkdirSync(path.dirname(dest), { recursive: true });
-      if (needsSidecar(key, sidecar)) {
-        writeFileSync(tmpMeta, JSON.stringify(sidecar));
-        mkdirSync(path.dirname(metaPath(key)), { recursive: true });
-        renameSync(tmpMeta, metaPath(key));
-      } else {
-        rmQuietly(metaPath(key));
-      }
-      renameSync(tmpData, dest);
-      return infoOf(key, statSync(dest), sidecar);
-    } catch (err) {
-      rmQuietly(tmpData);
-      rmQuietly(tmpMeta);
-      throw err;
+  /**
+   * Moves a written temp object into place, its sidecar (when one was written) first: once the
+   * object is visible its content type is already there. A stale sidecar of an earlier put goes.
+   */
+  const place = (key: string, tmpData: string, tmpMeta: string | null, sidecar: Sidecar): BlobInfo => {
+    const dest = objectPath(key);
+    mkdirSync(path.dirname(dest), { recursive: true });
+    if (tmpMeta) {
+      mkdirSync(path.dirname(metaPath(key)), { recursive: true });
+      renameSync(tmpMeta, metaPath(key));
+    } else {
+      rmQuietly(metaPath(key));
     }
+    renameSync(tmpData, dest);
+    return infoOf(key, statSync(dest), sidecar);
   };
 
   const infoOf = (key: string, st: Stats, sidecar: Sidecar | null): BlobInfo => ({
@@ -92,33 +85,28 @@ export function createFsBlobStore(options: FsBlobStoreOptions): BlobStore {
 
     async put(key, body, putOptions = {}) {
       assertValidKey(key);
-      if (Buffer.isBuffer(body) && putOptions.durable === false && body.length <= SMALL_PUT_BYTES) {
-        return putSmall(key, body, { contentType: putOptions.contentType ?? DEFAULT_CONTENT_TYPE });
-      }
+      const durable = putOptions.durable !== false;
+      // Derivative-sized buffers that need no fsync are written in one synchronous call.
+      const small = Buffer.isBuffer(body) && !durable && body.length <= SMALL_PUT_BYTES;
+      const sidecar: Sidecar = { contentType: putOptions.contentType ?? DEFAULT_CONTENT_TYPE };
       const tmpData = path.join(tmpDir, `${Date.now()}-${randomBase62(12)}`);
       const tmpMeta = `${tmpData}.json`;
       try {
-        const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-        await pipeline(source, (await open(tmpData, 'wx')).createWriteStream());
-        // durable before visible: ingest answers 2xx right after put
-        if (putOptions.durable !== false) await fsyncFile(tmpData);
-        const sidecar: Sidecar = { contentType: putOptions.contentType ?? DEFAULT_CONTENT_TYPE };
-        const dest = objectPath(key);
-        await mkdir(path.dirname(dest), { recursive: true });
-        // Sidecar first: once the object is visible its content type is already there.
-        if (needsSidecar(key, sidecar)) {
-          await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: putOptions.durable !== false });
-          await mkdir(path.dirname(metaPath(key)), { recursive: true });
-          await rename(tmpMeta, metaPath(key));
+        if (small) {
+          writeFileSync(tmpData, body, { flag: 'wx' });
         } else {
-          await rm(metaPath(key), { force: true });
+          const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+          await pipeline(source, (await open(tmpData, 'wx')).createWriteStream());
+          // durable before visible: ingest answers 2xx right after put
+          if (durable) await fsyncFile(tmpData);
         }
-        await rename(tmpData, dest);
-        const st = await stat(dest);
-        return infoOf(key, st, sidecar);
+        if (!needsSidecar(key, sidecar)) return place(key, tmpData, null, sidecar);
+        if (small) writeFileSync(tmpMeta, JSON.stringify(sidecar));
+        else await writeFile(tmpMeta, JSON.stringify(sidecar), { flush: durable });
+        return place(key, tmpData, tmpMeta, sidecar);
       } catch (err) {
-        await rm(tmpData, { force: true });
-        await rm(tmpMeta, { force: true });
+        rmQuietly(tmpData);
+        rmQuietly(tmpMeta);
         throw err;
       }
     },
@@ -177,7 +165,7 @@ async function fsyncFile(file: string) {
   }
 }
 
-/** Bodies up to this size (derivatives, posters) take the synchronous put path when not durable. */
+/** Buffers up to this size (derivatives, posters) are written synchronously when not durable. */
 const SMALL_PUT_BYTES = 4 * 1024 * 1024;
 
 function openIfFile(file: string): { fd: number; stats: Stats } | null {
