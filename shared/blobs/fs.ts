@@ -169,6 +169,8 @@ async function fsyncFile(file: string) {
 const SMALL_PUT_BYTES = 4 * 1024 * 1024;
 
 function openIfFile(file: string): { fd: number; stats: Stats } | null {
+  // A miss is common (every new derivative is looked up first): answered without an exception.
+  if (!statSync(file, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -189,8 +191,8 @@ function openIfFile(file: string): { fd: number; stats: Stats } | null {
 
 function statIfFile(file: string): Stats | null {
   try {
-    const stats = statSync(file);
-    return stats.isFile() ? stats : null;
+    const stats = statSync(file, { throwIfNoEntry: false });
+    return stats?.isFile() ? stats : null;
   } catch (err) {
     if (isMissing(err)) return null;
     throw err;

@@ -58,6 +58,23 @@ describe.each(targets)('Db contract: %s', (_name, make) => {
     expect(rows.map((r) => r.id)).toEqual([1, 2, 3]);
   });
 
+  it('runs a statement asked to be prepared like any other, again and again, in and out of transactions', async () => {
+    const sql = `SELECT id, v FROM ${table} WHERE id = ANY($1::int[]) ORDER BY id`;
+    const other = `SELECT count(*) AS n FROM ${table} WHERE id > $1`;
+    for (let i = 0; i < 3; i++) {
+      expect((await db.query(sql, [[1, 3]], { prepare: true })).rows).toEqual([{ id: 1, v: 'a!' }, { id: 3, v: 'c' }]);
+      expect((await db.query(other, [1], { prepare: true })).rows).toEqual([{ n: 2 }]);
+    }
+    const inside = await db.transaction(async (tx) => {
+      await tx.query(`UPDATE ${table} SET v = 'changed' WHERE id = 3`);
+      return (await tx.query(sql, [[3]], { prepare: true })).rows;
+    });
+    expect(inside).toEqual([{ id: 3, v: 'changed' }]);
+    // Bad values fail the statement, not the connection's later use of it.
+    await expect(db.query(sql, [['x']], { prepare: true })).rejects.toThrow();
+    expect((await db.query(sql, [[2]], { prepare: true })).rows).toEqual([{ id: 2, v: 'b!' }]);
+  });
+
   it('applies migrations once; a second run applies nothing', async () => {
     const fresh = await make();
     try {

@@ -5,9 +5,17 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * The statement's text is one of a fixed few (no values spliced in): the server may keep it
+   * parsed and planned per connection (a named prepared statement on Postgres).
+   */
+  prepare?: boolean;
+}
+
 /** Something that runs SQL: the database itself, or one transaction of it. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
 }

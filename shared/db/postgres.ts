@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Db, Queryable, QueryResult } from './index.js';
+import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz.js';
+import type { Db, Queryable, QueryOptions, QueryResult } from './index.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -9,8 +10,17 @@ const types = {
   getTypeParser(oid: number, format?: string) {
     if (oid === INT8) return (v: string) => Number(v);
     if (oid === NUMERIC) return (v: string) => v;
+    if (oid === TIMESTAMPTZ && format !== 'binary') return parseTimestamptz;
     return pg.types.getTypeParser(oid, format as 'text');
   },
+};
+
+// Statement names by text. Only fixed texts ask to be prepared, so this stays small.
+const statementNames = new Map<string, string>();
+const statementName = (sql: string): string => {
+  let name = statementNames.get(sql);
+  if (!name) statementNames.set(sql, (name = `folio_${statementNames.size}`));
+  return name;
 };
 
 export function createPostgresDb(options: { url: string; poolSize: number }): Db {
@@ -20,9 +30,10 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
   const stats = { queries: 0 };
 
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       stats.queries++;
-      const r = await client.query(sql, params as unknown[] | undefined);
+      const values = params as unknown[] | undefined;
+      const r = await (options?.prepare ? client.query({ name: statementName(sql), text: sql, values }) : client.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async exec(sql: string) {

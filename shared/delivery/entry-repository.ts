@@ -49,11 +49,38 @@ export async function countEntries(db: Queryable, q: EntryQuery): Promise<number
   return rows[0]?.n ?? 0;
 }
 
+/**
+ * Visible entries by id together with the visible entries their single-reference `fields` point
+ * to, in ONE statement: an entry read that also selects its references costs one round trip
+ * instead of two. `refs` holds the referenced rows (an id may be in both lists).
+ */
+export async function findEntriesWithReferences(
+  db: Queryable,
+  orgId: string,
+  scope: DeliveryScope,
+  ids: readonly string[],
+  fields: readonly string[],
+): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
+  const { rows } = await db.query<EntryRow & { _ref: boolean }>(
+    `WITH e AS (SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)})
+     SELECT false AS _ref, e.* FROM e
+     UNION ALL
+     SELECT true AS _ref, ${entryColumns('r')} FROM entries r
+     WHERE r.org_id = $1 AND ${visibleSql('r', scope)} AND r.id IN (SELECT e.fields ->> f FROM e, unnest($3::text[]) AS f)`,
+    [orgId, ids, fields],
+    { prepare: true },
+  );
+  const out: { rows: EntryRow[]; refs: EntryRow[] } = { rows: [], refs: [] };
+  for (const { _ref, ...row } of rows) (_ref ? out.refs : out.rows).push(row);
+  return out;
+}
+
 /** Visible entries by id (the DataLoader batch behind `entry(id)` and single references). */
 export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[]): Promise<EntryRow[]> {
   const { rows } = await db.query<EntryRow>(
     `SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`,
     [orgId, ids],
+    { prepare: true },
   );
   return rows;
 }

@@ -53,6 +53,6 @@ export function readOrgModels(db: Queryable, orgId: string): Promise<ModelDefini
 
 /** The org's content version (bumped in every content write's transaction): keys the response cache. */
 export async function readContentVersion(db: Queryable, orgId: string): Promise<number | null> {
-  const { rows } = await db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [orgId]);
+  const { rows } = await db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [orgId], { prepare: true });
   return rows[0]?.v ?? null;
 }

@@ -131,6 +131,31 @@ describe('references', () => {
     expect(p.article).toEqual({ cover: { id: 'a5' }, related: { total: 1, items: [{ id: 'a5' }] } });
     await o.m('DELETE', '/entries/hidden');
   });
+
+  it('reads an entry and the targets of its selected single references in one statement', async () => {
+    await o.m('PUT', '/entries/half', { model: 'article', siteId: o.siteId, fields: { title: 'Half', author: 'p2', cover: 'a5' }, status: 'PUBLISHED' });
+    /** Statements of one request; a fresh alias each time keeps the response cache out of it. */
+    let n = 0;
+    const statements = async (query: string, token = o.delivery) => {
+      await o.d('{ __typename }', {}, token);
+      const before = app.services.db.stats.queries;
+      const data = await o.d(query.replace('{', `{ q${n++}: __typename `), {}, token);
+      return { data, count: app.services.db.stats.queries - before };
+    };
+    const both = await statements('{ article(id: "half") { title author { id name } cover { id } } }');
+    expect(both.data.article).toMatchObject({ title: 'Half', author: { id: 'p2', name: 'Bob' }, cover: null }); // a5 is a draft
+    expect(both.count).toBe(1);
+    const preview = await statements('{ article(id: "half") { cover { __typename id ... on Article { title } } } }', o.preview);
+    expect(preview.data.article.cover).toEqual({ __typename: 'Article', id: 'a5', title: 'A5' });
+    expect(preview.count).toBe(1);
+    // Without a reference in the selection the read is the plain one; a missing entry is null.
+    expect((await statements('{ article(id: "half") { title } }')).count).toBe(1);
+    const missing = await statements('{ article(id: "nope") { author { id } } }');
+    expect([missing.data.article, missing.count]).toEqual([null, 1]);
+    // A reference of another model's type is not served through the wrong root field.
+    expect((await statements('{ person(id: "half") { name } article(id: "p1") { author { id } } }')).data).toMatchObject({ person: null, article: null });
+    await o.m('DELETE', '/entries/half');
+  });
 });
 
 describe('relations', () => {

@@ -66,7 +66,7 @@ export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
         fields[m.alias] = {
           type: reg.object(m.alias),
           args: { id: { type: GraphQLString } },
-          resolve: (_r, a: { id?: string | null }, ctx) => entryById(ctx, a.id, m),
+          resolve: (_r, a: { id?: string | null }, ctx, info) => entryById(ctx, a.id, m, info),
         };
         fields[`${m.alias}Collection`] = {
           type: reg.collection(m.alias),

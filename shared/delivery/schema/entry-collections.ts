@@ -2,7 +2,7 @@ import type { ModelDefinition } from '../../content/model-types.js';
 import { decodeContinuationToken, encodeContinuationToken, type TokenBinding } from '../continuation-token.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
-import { countEntries, findEntryPage, keyValues } from '../entry-repository.js';
+import { countEntries, findEntriesWithReferences, findEntryPage, keyValues } from '../entry-repository.js';
 import type { EntryRow } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
@@ -45,11 +45,42 @@ export async function entryCollection(
   return collectionOf(result.rows, { offset: after ? 0 : page.offset, limit: page.limit }, () => total ?? countEntries(ctx.db, q), token);
 }
 
-/** `<alias>(id)` and `entry(id)`: visible entry of the org, optionally of one model; else null. */
-export async function entryById(ctx: DeliveryContext, id: string | null | undefined, model: ModelDefinition | null): Promise<EntryRow | null> {
+/**
+ * `<alias>(id)` and `entry(id)`: visible entry of the org, optionally of one model; else null.
+ * When the selection asks for single-reference fields of the model, their targets are read in
+ * the same statement and handed to the entry loader, where the reference resolvers find them.
+ */
+export async function entryById(
+  ctx: DeliveryContext,
+  id: string | null | undefined,
+  model: ModelDefinition | null,
+  info?: GraphQLResolveInfo,
+): Promise<EntryRow | null> {
   if (!id) return null;
-  const row = await ctx.loaders.entry.load(id);
+  const refs = model && info ? model.fields.filter((f) => f.type === 'reference' && f.valueType !== 'list' && selects(info, f.alias)).map((f) => f.alias) : [];
+  const loader = refs.length === 0 ? ctx.loaders.entry : withReferencesLoader(ctx, refs);
+  const row = await loader.load(id);
   if (!row || (model && row.model_alias !== model.alias)) return null;
   return row;
+}
+
+function withReferencesLoader(ctx: DeliveryContext, fields: string[]) {
+  return ctx.loaders.keyed<string, EntryRow | null>(`entry+references:${fields.join(',')}`, async (ids) => {
+    const { rows, refs } = await findEntriesWithReferences(ctx.db, ctx.orgId, ctx.scope, ids, fields);
+    const found = new Map<string, EntryRow>();
+    for (const r of [...refs, ...rows]) {
+      found.set(r.id, r);
+      ctx.loaders.entry.prime(r.id, r);
+    }
+    // A reference whose target is not visible resolves to null without another read.
+    for (const r of rows) {
+      for (const f of fields) {
+        const target = r.fields?.[f];
+        if (typeof target === 'string' && !found.has(target)) ctx.loaders.entry.prime(target, null);
+      }
+    }
+    const own = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((i) => own.get(i) ?? null);
+  });
 }
 
