@@ -18,16 +18,23 @@ export function pageOf(args: PageArgs): { offset: number; limit: number } {
   return { offset, limit };
 }
 
-/** The value behind every `…Collection` type; `total` runs only when selected. */
+/** The value behind every `…Collection` type; `total` and the token are made only when selected. */
 export interface CollectionValue<T> {
   items: T[];
   offset: number;
   limit: number;
-  continuationToken: string | null;
+  continuationToken: () => string | null;
   total: () => Promise<number> | number;
 }
 
-export function collectionOf<T>(items: T[], page: { offset: number; limit: number }, total: () => Promise<number> | number, token: string | null = null): CollectionValue<T> {
+const noToken = () => null;
+
+export function collectionOf<T>(
+  items: T[],
+  page: { offset: number; limit: number },
+  total: () => Promise<number> | number,
+  token: () => string | null = noToken,
+): CollectionValue<T> {
   let memo: Promise<number> | null = null;
   return { items, offset: page.offset, limit: page.limit, continuationToken: token, total: () => (memo ??= Promise.resolve(total())) };
 }
@@ -48,6 +55,8 @@ export function collectionType(name: string, item: () => GraphQLOutputType, desc
       total: { type: GraphQLInt, description: 'Size of the whole collection (computed only when selected).', resolve: (c) => c.total() },
       continuationToken: {
         type: GraphQLString,
+        // signing a token (an HMAC over the canonical request) is skipped when nobody asks for it
+        resolve: (c) => c.continuationToken(),
         description: 'Cursor for the next page: given for offset 0 or a continuationToken request when more items exist.',
       },
     }),

@@ -41,7 +41,7 @@ export async function entryCollection(
   const result = await findEntryPage(ctx.db, q, { ...page, after });
   const last = result.rows[result.rows.length - 1];
   const wantsToken = after !== null || page.offset === 0;
-  const token = wantsToken && result.hasMore && last ? encodeContinuationToken(ctx.signing, binding, keyValues(last, result.keyCount)) : null;
+  const token = () => (wantsToken && result.hasMore && last ? encodeContinuationToken(ctx.signing, binding, keyValues(last, result.keyCount)) : null);
   return collectionOf(result.rows, { offset: after ? 0 : page.offset, limit: page.limit }, () => total ?? countEntries(ctx.db, q), token);
 }
 
