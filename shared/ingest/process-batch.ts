@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
 import type { Services } from '../services.js';
 import { ROW_COLUMNS } from './row-tsv.js';
-import { dueBatches, findBatch, markBatchDone, markBatchFailed } from './spool-repository.js';
+import { claimGroup, dueBatches, findBatch, groupBatches, markGroupDone, markGroupFailed } from './spool-repository.js';
 
 export type ProcessDeps = Pick<Services, 'db' | 'blobs' | 'analytics' | 'logger'>;
 
@@ -9,35 +9,71 @@ export type ProcessDeps = Pick<Services, 'db' | 'blobs' | 'analytics' | 'logger'
 export const retryDelaySeconds = (attempt: number) => Math.min(60, 2 ** Math.min(attempt, 6));
 
 /**
- * Moves one spooled batch into ClickHouse with its dedup token, then marks it done and drops the
- * spooled copy. Safe to run twice for the same batch (two workers, a retry after a crash): the
- * token makes ClickHouse keep one copy. On failure the batch stays pending with a backoff.
- * Returns false when the insert failed.
+ * How much one ClickHouse insert takes. Inserting into `cdn_logs` and its rollups costs about
+ * half as much per row at 50,000 rows as at 10,000 (measured with chDB), and no less beyond.
  */
-export async function processSpooledBatch(deps: ProcessDeps, orgId: string, batchId: string): Promise<boolean> {
+export const GROUP_LIMITS = { maxRows: 50_000, maxBatches: 100 };
+
+/**
+ * The job of one accepted batch: claims it together with whatever else is pending and not yet
+ * claimed, then inserts that group. Under load, batches accepted while an insert runs go in
+ * together with the next one; alone, a batch goes in at once. A batch another worker has claimed
+ * is left to that worker (and to the drainer, should it fail). Returns false when an insert failed.
+ */
+export async function processSpooledBatch(deps: ProcessDeps, orgId: string, batchId: string, limits = GROUP_LIMITS): Promise<boolean> {
   const batch = await findBatch(deps.db, orgId, batchId);
-  if (!batch || batch.state === 'done') return true;
-  try {
-    const blob = await deps.blobs.get(batch.blobKey);
-    if (!blob) throw new Error(`spooled rows missing at ${batch.blobKey}`);
-    const rows = await buffer(blob.body);
-    await deps.analytics.insertJsonEachRow('cdn_logs', rows, { dedupToken: batch.dedupToken, format: 'TabSeparated', columns: ROW_COLUMNS });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    deps.logger.warn({ err, orgId, batchId, attempts: batch.attempts + 1 }, 'log-ingest: insert failed; will retry');
-    await markBatchFailed(deps.db, orgId, batchId, message, retryDelaySeconds(batch.attempts + 1));
-    return false;
-  }
-  await markBatchDone(deps.db, orgId, batchId);
-  await deps.blobs.delete(batch.blobKey).catch((err: unknown) => deps.logger.warn({ err, batchId }, 'log-ingest: spool cleanup failed'));
-  return true;
+  if (!batch || batch.state === 'done' || batch.groupId) return true;
+  const groupId = await claimGroup(deps.db, batch, limits);
+  return groupId ? (await insertGroup(deps, groupId)) !== null : true;
 }
 
-/** Processes every due pending batch once; returns how many went in. */
+/**
+ * Moves one group's spooled rows into ClickHouse in one insert with the group's dedup token,
+ * then marks its batches done and drops their spooled copies. Safe to run twice for the same
+ * group (the drainer after a lost worker, a retry after a crash): the group's batches and their
+ * order are recorded, so the same bytes go with the same token and ClickHouse keeps one copy.
+ * On failure the group stays pending with a backoff. Returns how many batches went in, or null
+ * when the insert failed.
+ */
+export async function insertGroup(deps: ProcessDeps, groupId: string): Promise<number | null> {
+  const batches = (await groupBatches(deps.db, groupId)).filter((b) => b.state === 'pending');
+  if (batches.length === 0) return 0;
+  try {
+    const parts: Buffer[] = [];
+    for (const b of batches) {
+      const blob = await deps.blobs.get(b.blobKey);
+      if (!blob) throw new Error(`spooled rows missing at ${b.blobKey}`);
+      parts.push(await buffer(blob.body));
+    }
+    await deps.analytics.insertJsonEachRow('cdn_logs', Buffer.concat(parts), { dedupToken: `group-${groupId}`, format: 'TabSeparated', columns: ROW_COLUMNS });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const attempts = Math.max(...batches.map((b) => b.attempts)) + 1;
+    deps.logger.warn({ err, groupId, batches: batches.length, attempts }, 'log-ingest: insert failed; will retry');
+    await markGroupFailed(deps.db, groupId, message, retryDelaySeconds(attempts));
+    return null;
+  }
+  await markGroupDone(deps.db, groupId);
+  for (const b of batches) {
+    await deps.blobs.delete(b.blobKey).catch((err: unknown) => deps.logger.warn({ err, batchId: b.id }, 'log-ingest: spool cleanup failed'));
+  }
+  return batches.length;
+}
+
+/**
+ * Inserts every due pending batch once: the groups they were claimed for (a failed or lost
+ * insert), and the rest in new groups. Returns how many batches went in.
+ */
 export async function drainSpool(deps: ProcessDeps, options: { limit?: number } = {}): Promise<number> {
   let done = 0;
-  for (const b of await dueBatches(deps.db, options.limit ?? 100)) {
-    if (await processSpooledBatch(deps, b.orgId, b.id)) done++;
+  const tried = new Set<string>();
+  for (const due of await dueBatches(deps.db, options.limit ?? 100)) {
+    const batch = await findBatch(deps.db, due.orgId, due.id);
+    if (!batch || batch.state === 'done') continue;
+    const groupId = batch.groupId ?? (await claimGroup(deps.db, batch, GROUP_LIMITS));
+    if (!groupId || tried.has(groupId)) continue;
+    tried.add(groupId);
+    done += (await insertGroup(deps, groupId)) ?? 0;
   }
   return done;
 }

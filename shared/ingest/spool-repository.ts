@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/index.js';
+import type { Db, Queryable } from '../db/index.js';
+import { randomBase62 } from '../ids.js';
 
 /** One spooled batch (table `ingest_batches`). */
 export interface SpoolBatch {
@@ -11,6 +12,8 @@ export interface SpoolBatch {
   rejected: number;
   state: 'pending' | 'done';
   attempts: number;
+  /** The insert group this batch was claimed for, if any (see `claimGroup`). */
+  groupId: string | null;
 }
 
 interface Row {
@@ -23,8 +26,9 @@ interface Row {
   rejected: number;
   state: 'pending' | 'done';
   attempts: number;
+  group_id: string | null;
 }
-const COLUMNS = 'org_id, id, distribution_id, dedup_token, blob_key, accepted, rejected, state, attempts';
+const COLUMNS = 'org_id, id, distribution_id, dedup_token, blob_key, accepted, rejected, state, attempts, group_id';
 const toBatch = (r: Row): SpoolBatch => ({
   orgId: r.org_id,
   id: r.id,
@@ -35,6 +39,7 @@ const toBatch = (r: Row): SpoolBatch => ({
   rejected: r.rejected,
   state: r.state,
   attempts: r.attempts,
+  groupId: r.group_id,
 });
 
 export async function findBatchByToken(db: Queryable, orgId: string, dedupToken: string): Promise<SpoolBatch | null> {
@@ -64,23 +69,6 @@ export async function insertBatch(
   return rowCount === 1;
 }
 
-export async function markBatchDone(db: Queryable, orgId: string, id: string): Promise<void> {
-  await db.query(`UPDATE ingest_batches SET state = 'done', done_at = now(), last_error = NULL WHERE org_id = $1 AND id = $2`, [
-    orgId,
-    id,
-  ]);
-}
-
-/** Records a failed attempt; the drainer retries after `retryInSeconds`. */
-export async function markBatchFailed(db: Queryable, orgId: string, id: string, error: string, retryInSeconds: number): Promise<void> {
-  await db.query(
-    `UPDATE ingest_batches SET attempts = attempts + 1, last_error = $3,
-       next_attempt_at = now() + make_interval(secs => $4)
-     WHERE org_id = $1 AND id = $2 AND state = 'pending'`,
-    [orgId, id, error.slice(0, 500), retryInSeconds],
-  );
-}
-
 /** Pending batches due for a (re)try, oldest first, across organizations (the drainer's view). */
 export async function dueBatches(db: Queryable, limit: number): Promise<Array<{ orgId: string; id: string }>> {
   const { rows } = await db.query<{ org_id: string; id: string }>(
@@ -89,6 +77,61 @@ export async function dueBatches(db: Queryable, limit: number): Promise<Array<{ 
     [limit],
   );
   return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
+}
+
+/**
+ * Claims pending batches that no group holds yet for one ClickHouse insert: `first` (when still
+ * free) and then the oldest others — fresh ones whose jobs have not run yet, and failed ones
+ * whose retry is due — up to `maxRows` rows. Batches another claim is locking are skipped, so two
+ * workers never claim the same batch. Returns the group id, or null when nothing was free.
+ */
+export async function claimGroup(
+  db: Db,
+  first: { orgId: string; id: string },
+  limits: { maxRows: number; maxBatches: number },
+): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ org_id: string; id: string; accepted: number }>(
+      `SELECT org_id, id, accepted FROM ingest_batches
+       WHERE state = 'pending' AND group_id IS NULL AND (attempts = 0 OR next_attempt_at <= now())
+       ORDER BY (org_id = $1 AND id = $2) DESC, created_at, org_id, id
+       LIMIT $3 FOR UPDATE SKIP LOCKED`,
+      [first.orgId, first.id, limits.maxBatches],
+    );
+    const taken: typeof rows = [];
+    let total = 0;
+    for (const r of rows) {
+      if (taken.length > 0 && total + r.accepted > limits.maxRows) break;
+      taken.push(r);
+      total += r.accepted;
+    }
+    if (taken.length === 0) return null;
+    const groupId = randomBase62(20);
+    await tx.query(
+      `UPDATE ingest_batches SET group_id = $1 WHERE (org_id, id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
+      [groupId, taken.map((r) => r.org_id), taken.map((r) => r.id)],
+    );
+    return groupId;
+  });
+}
+
+/** The batches of a group in the one order its insert uses (the same on every retry). */
+export async function groupBatches(db: Queryable, groupId: string): Promise<SpoolBatch[]> {
+  const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM ingest_batches WHERE group_id = $1 ORDER BY org_id, id`, [groupId]);
+  return rows.map(toBatch);
+}
+
+export async function markGroupDone(db: Queryable, groupId: string): Promise<void> {
+  await db.query(`UPDATE ingest_batches SET state = 'done', done_at = now(), last_error = NULL WHERE group_id = $1`, [groupId]);
+}
+
+/** Records a failed attempt of the whole group; the drainer retries it after `retryInSeconds`. */
+export async function markGroupFailed(db: Queryable, groupId: string, error: string, retryInSeconds: number): Promise<void> {
+  await db.query(
+    `UPDATE ingest_batches SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + make_interval(secs => $3)
+     WHERE group_id = $1 AND state = 'pending'`,
+    [groupId, error.slice(0, 500), retryInSeconds],
+  );
 }
 
 export async function countPendingBatches(db: Queryable, orgId: string): Promise<number> {

@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBackpressure } from '../../shared/ingest/backpressure.js';
@@ -18,7 +19,7 @@ describe('ingest pipeline', () => {
   beforeAll(async () => {
     app = await startTestApp({ env: { INGEST_BODY_LIMIT_BYTES: String(limit) } });
     org = await createAnalyticsOrg(app);
-    for (const d of ['bad-lines', 'resend', 'outage', 'misc', 'pressure']) await createDistribution(app, org, d);
+    for (const d of ['bad-lines', 'resend', 'outage', 'misc', 'pressure', 'crash']) await createDistribution(app, org, d);
   });
   afterAll(async () => {
     await app?.close();
@@ -74,10 +75,10 @@ describe('ingest pipeline', () => {
     await waitForSpool(app, org.orgId);
     expect(await counts('resend')).toEqual({ raw: 40, rollup: 40 });
 
-    // the same spooled rows inserted again with the batch's token (a worker retrying after a
-    // crash between the insert and marking the batch done) are dropped by ClickHouse
+    // rows inserted again with the token of the batch's insert group (a worker retrying after a
+    // crash between the insert and marking the group done) are dropped by ClickHouse
     const { rows } = await app.services.db.query<{ dedup_token: string }>(
-      'SELECT dedup_token FROM ingest_batches WHERE org_id = $1 AND id = $2',
+      `SELECT 'group-' || group_id AS dedup_token FROM ingest_batches WHERE org_id = $1 AND id = $2`,
       [org.orgId, first.body.result.batchId],
     );
     const rowsAgain = Buffer.from(
@@ -136,6 +137,81 @@ describe('ingest pipeline', () => {
       expect(await counts('outage')).toEqual({ raw: 300, rollup: 300 });
     } finally {
       if (!attached) await app.services.analytics.command('ATTACH TABLE cdn_logs');
+    }
+  });
+
+  it('a group inserted again after a crash between its insert and being marked done is counted once', async () => {
+    await app.services.analytics.command('DETACH TABLE cdn_logs');
+    let attached = false;
+    type Spooled = { id: string; group_id: string | null; blob_key: string; attempts: number };
+    const spooled = async () =>
+      (
+        await app.services.db.query<Spooled>(
+          `SELECT id, group_id, blob_key, attempts FROM ingest_batches WHERE org_id = $1 AND distribution_id = 'crash' ORDER BY id`,
+          [org.orgId],
+        )
+      ).rows;
+    try {
+      for (const seed of [20, 21, 22]) expect((await pushLogs(app, org.ingestToken, 'crash', ndjson(events(100, seed)))).status).toBe(200);
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !(await spooled()).every((b) => b.attempts >= 1)) await new Promise((r) => setTimeout(r, 50));
+      const before = await spooled();
+      expect(before).toHaveLength(3);
+      expect(before.every((b) => b.group_id !== null)).toBe(true);
+      // what a worker that crashed right after its insert still has: the spooled rows
+      const kept = await Promise.all(before.map(async (b) => [b.blob_key, await buffer((await app.services.blobs.get(b.blob_key))!.body)] as const));
+
+      await app.services.analytics.command('ATTACH TABLE cdn_logs');
+      attached = true;
+      await app.services.db.query(`UPDATE ingest_batches SET next_attempt_at = now() WHERE org_id = $1 AND distribution_id = 'crash'`, [org.orgId]);
+      expect(await drainSpool(app.services)).toBe(3);
+      expect(await counts('crash')).toEqual({ raw: 300, rollup: 300 });
+
+      // the crash: the groups went in, but were never marked done and their rows never dropped
+      for (const [key, bytes] of kept) await app.services.blobs.put(key, bytes);
+      await app.services.db.query(
+        `UPDATE ingest_batches SET state = 'pending', done_at = NULL, next_attempt_at = now() WHERE org_id = $1 AND distribution_id = 'crash'`,
+        [org.orgId],
+      );
+      expect(await drainSpool(app.services)).toBe(3);
+      expect(await counts('crash')).toEqual({ raw: 300, rollup: 300 });
+      // each batch stayed in the group it was first claimed for
+      expect((await spooled()).map((b) => b.group_id)).toEqual(before.map((b) => b.group_id));
+    } finally {
+      if (!attached) await app.services.analytics.command('ATTACH TABLE cdn_logs');
+    }
+  });
+
+  it('inserts batches that are pending together as one group, up to the row limit', async () => {
+    // no workers: the batches wait in the spool until this test runs their jobs itself
+    const idle = await startTestApp({ workers: false });
+    try {
+      const o = await createAnalyticsOrg(idle);
+      await createDistribution(idle, o, 'together');
+      const ids: string[] = [];
+      for (const seed of [30, 31, 32, 33]) ids.push((await pushLogs(idle, o.ingestToken, 'together', ndjson(events(100, seed)))).body.result.batchId);
+      const groups = async () =>
+        (await idle.services.db.query<{ id: string; group_id: string | null; state: string }>('SELECT id, group_id, state FROM ingest_batches WHERE org_id = $1', [o.orgId])).rows;
+      const raw = async () =>
+        (await idle.services.analytics.query<{ n: number }>(`SELECT count() AS n FROM cdn_logs WHERE org_id = {org:String}`, { org: o.orgId }))[0].n;
+
+      // the third batch's job takes itself first, then the oldest others while they fit in 300 rows
+      expect(await processSpooledBatch(idle.services, o.orgId, ids[2], { maxRows: 300, maxBatches: 10 })).toBe(true);
+      const first = await groups();
+      const byId = new Map(first.map((g) => [g.id, g]));
+      expect(new Set([ids[2], ids[0], ids[1]].map((id) => byId.get(id)!.group_id)).size).toBe(1);
+      expect([ids[0], ids[1], ids[2]].map((id) => byId.get(id)!.state)).toEqual(['done', 'done', 'done']);
+      expect(byId.get(ids[3])).toMatchObject({ group_id: null, state: 'pending' });
+      expect(await raw()).toBe(300);
+
+      // the jobs of batches already inserted with another do nothing
+      for (const id of ids.slice(0, 3)) expect(await processSpooledBatch(idle.services, o.orgId, id)).toBe(true);
+      expect(await raw()).toBe(300);
+      expect(await processSpooledBatch(idle.services, o.orgId, ids[3])).toBe(true);
+      expect(await raw()).toBe(400);
+      expect((await groups()).every((g) => g.state === 'done')).toBe(true);
+    } finally {
+      await idle.close();
     }
   });
 
