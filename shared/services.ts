@@ -4,6 +4,7 @@ import { migratePostgres } from './db/migrate.js';
 import { createBlobStore, type BlobStore } from './blobs/index.js';
 import { createQueue, type JobQueue } from './queue/index.js';
 import { createAnalyticsStore, type AnalyticsStore } from './analytics/index.js';
+import { followAssetChanges } from './assets/asset-invalidation.js';
 import { createEventBus, type EventBus } from './bus/index.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit/index.js';
 import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
@@ -66,6 +67,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     loadSecrets(db, config),
     resolveAdminToken(config),
   ]);
+  followAssetChanges({ db, blobs, bus });
   return {
     config,
     logger,

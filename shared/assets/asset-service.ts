@@ -1,20 +1,24 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../blobs/index.js';
+import type { EventBus } from '../bus/index.js';
 import { assetFilesPrefix, originalKey, originalsPrefix } from '../blobs/keys.js';
 import { bumpContentVersion } from '../content/org-versions.js';
 import type { Db } from '../db/index.js';
 import { notFound, unprocessable } from '../errors/index.js';
 import { newId } from '../ids.js';
+import type { Logger } from '../logger.js';
 import { deleteAsset, findAsset, insertAsset, patchAsset, replaceAssetContent, type AssetMetadata, type AssetPatch } from './asset-repository.js';
+import { announceAssetChange } from './asset-invalidation.js';
 import { locateFfmpeg } from './ffmpeg.js';
-import { evictAsset } from './memory-cache.js';
-import { forgetAsset } from './asset-read-cache.js';
 import { storeUpload } from './store-upload.js';
 import type { Asset } from './types.js';
 
 export interface AssetServiceDeps {
   db: Db;
   blobs: BlobStore;
+  /** Where changes are announced to other instances' caches (none: this process only). */
+  bus?: EventBus;
+  logger?: Logger;
   /** Upload size limit in bytes (413 beyond). */
   maxBytes: number;
   /** Configured ffmpeg binary for video posters (FFMPEG_PATH). */
@@ -76,12 +80,12 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
     await dropVersion(deps.blobs, orgId, content, id);
     throw notFound(`Asset "${id}"`);
   }
-  forgetAsset(deps.db, orgId, id);
+  await announceAssetChange(deps, { orgId, assetId: id, bytes: true });
   await dropVersion(deps.blobs, orgId, before, id);
   return asset;
 }
 
-export async function updateAsset(deps: Pick<AssetServiceDeps, 'db'>, orgId: string, id: string, patch: AssetPatch): Promise<Asset> {
+export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger'>, orgId: string, id: string, patch: AssetPatch): Promise<Asset> {
   const updated = await deps.db.transaction(async (tx) => {
     const current = await findAsset(tx, orgId, id, { forUpdate: true });
     if (!current) throw notFound(`Asset "${id}"`);
@@ -99,20 +103,19 @@ export async function updateAsset(deps: Pick<AssetServiceDeps, 'db'>, orgId: str
     await bumpContentVersion(tx, orgId);
     return asset;
   });
-  forgetAsset(deps.db, orgId, id);
+  await announceAssetChange(deps, { orgId, assetId: id, bytes: false });
   return updated;
 }
 
 /** Soft delete of the row; originals, derivatives and posters are removed from the blob store. */
-export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs'>, orgId: string, id: string): Promise<void> {
+export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger'>, orgId: string, id: string): Promise<void> {
   const asset = await deps.db.transaction(async (tx) => {
     const deleted = await deleteAsset(tx, orgId, id);
     if (deleted) await bumpContentVersion(tx, orgId);
     return deleted;
   });
   if (!asset) throw notFound(`Asset "${id}"`);
-  forgetAsset(deps.db, orgId, id);
-  evictAsset(deps.blobs, [originalsPrefix(orgId, id), assetFilesPrefix(orgId, id)]);
+  await announceAssetChange(deps, { orgId, assetId: id, bytes: true });
   await deletePrefix(deps.blobs, originalsPrefix(orgId, id));
   await deletePrefix(deps.blobs, assetFilesPrefix(orgId, id));
 }

@@ -5,8 +5,8 @@ import type { ImageHeader } from './probe-image.js';
 /**
  * Process-local caches in front of the blob store, one set per store instance (tests run several
  * apps in one process). Both hold immutable objects: derivative and original keys carry the
- * version, so an entry can never be stale, only deleted (evictAsset on delete; other instances
- * drop theirs within the TTL).
+ * version, so an entry can never be stale, only deleted (evictAsset on delete and replace, on
+ * every instance through the bus's `asset-changed`; at worst within the TTL).
  */
 export interface CachedDerivative {
   data: Buffer;

@@ -5,6 +5,8 @@ export interface BusMessages {
   'schema-changed': { orgId: string; schemaVersion: number };
   'token-revoked': { tokenId: string; hash: string };
   'content-changed': { orgId: string; contentVersion: number };
+  /** An asset's row changed; with `bytes`, its content too (replaced or deleted). */
+  'asset-changed': { orgId: string; assetId: string; bytes: boolean };
 }
 export type BusTopic = keyof BusMessages;
 export type BusHandler<T extends BusTopic> = (message: BusMessages[T]) => void;

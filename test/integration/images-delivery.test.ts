@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from '../../api/http/error-handler.js';
 import { imageRoutes } from '../../api/http/img/index.js';
 import { requestId } from '../../api/http/request-context.js';
+import { removeAsset } from '../../shared/assets/asset-service.js';
 import { buildAssetUrl, type AssetTransformationInput, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import { derivativeKeyOf } from '../../shared/assets/derivative-source.js';
 import { signPath } from '../../shared/assets/signing.js';
 import { transformCount } from '../../shared/assets/transform-metrics.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
+import { createBlobStore } from '../../shared/blobs/index.js';
 import { createQueue } from '../../shared/queue/index.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -209,6 +211,29 @@ describe('image delivery: /img derivatives and /files originals', () => {
     await app.json(`/management/v1/assets/${asset.id}`, { method: 'DELETE', token: org.manageToken });
     expect((await get(url)).status).toBe(404);
     expect((await get(asset.url)).status).toBe(404);
+  });
+
+  it('an asset deleted on another instance stops being served from this one\'s memory once the change is announced', async () => {
+    // The other instance: same database and storage, its own memory caches (keyed by its own store).
+    const otherBlobs = await createBlobStore(app.services.config);
+    const other = { db: app.services.db, blobs: otherBlobs, logger: app.services.logger };
+    try {
+      const [quiet, announced] = [await upload(await fixture('the-mouse.jpg')), await upload(await fixture('the-mouse.jpg'))];
+      const [quietUrl, announcedUrl] = [urlOf(quiet, { width: 60 }), urlOf(announced, { width: 60 })];
+      for (const url of [quietUrl, announcedUrl]) {
+        expect((await get(url)).headers.get('x-cache')).toBe('MISS');
+        expect((await get(url)).headers.get('x-cache')).toBe('HIT');
+      }
+      // without the bus, this instance keeps answering from memory (until the entry expires)
+      await removeAsset(other, org.orgId, quiet.id);
+      expect((await get(quietUrl)).status).toBe(200);
+      // with it, the next request finds nothing
+      await removeAsset({ ...other, bus: app.services.bus }, org.orgId, announced.id);
+      await expect.poll(async () => (await get(announcedUrl)).status, { timeout: 5000 }).toBe(404);
+      expect((await get(announced.url)).status).toBe(404);
+    } finally {
+      await otherBlobs.close();
+    }
   });
 
   it('video thumbnails come from the poster asset', async () => {
