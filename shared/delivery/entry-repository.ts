@@ -12,6 +12,28 @@ export interface EntryPage {
   /** Whether rows exist after this page. */
   hasMore: boolean;
   keyCount: number;
+  /** The number of all matches, when the page's statement counted them (see `pageCountsMatches`). */
+  total?: number;
+  /** The targets of the rows' single references, when asked for (see `withReferenceTargets`). */
+  refs?: EntryRow[];
+}
+
+/**
+ * Extends a statement yielding entry rows (entry columns, then `extra` columns) so that it also
+ * yields the visible entries its rows' single-reference `fields` point at, flagged `_ref`, in
+ * the same round trip. Own rows come first, in `orderBy` (over the extra columns) when given.
+ */
+function withReferenceTargets(
+  sql: string,
+  o: { org: string; scope: DeliveryScope; fields: string; extra?: string[]; orderBy?: string },
+): string {
+  const extra = o.extra ?? [];
+  return (
+    `WITH p AS (${sql}) SELECT false AS _ref, p.* FROM p UNION ALL ` +
+    `SELECT true AS _ref, ${entryColumns('r')}${extra.map((c) => `, NULL AS ${c}`).join('')} FROM entries r ` +
+    `WHERE r.org_id = ${o.org} AND ${visibleSql('r', o.scope)} AND r.id IN (SELECT p.fields ->> f FROM p, unnest(${o.fields}::text[]) AS f)` +
+    (o.orderBy ? ` ORDER BY _ref, ${o.orderBy}` : '')
+  );
 }
 
 export const keyValues = (row: KeyedRow, count: number): unknown[] =>
@@ -20,11 +42,18 @@ export const keyValues = (row: KeyedRow, count: number): unknown[] =>
 /** ORDER BY over the `_k…` key columns of a materialized row set. */
 const orderByKeys = (keys: OrderKey[]) => keys.map((k, i) => `_k${i} ${k.dir} NULLS LAST`).join(', ');
 
+/**
+ * Whether the page's statement can also count all matches: a title search reads every match
+ * before sorting them anyway (see below), so `count(*) OVER ()` costs next to nothing there and
+ * saves a second search for `total`. Elsewhere the page walks an index and stops after one page.
+ */
+export const pageCountsMatches = (q: EntryQuery, after: unknown[] | null): boolean => !after && compileEntryQuery(q).textSearch;
+
 /** One page of a collection: ONE statement (limit + 1 rows tell whether more exist). */
 export async function findEntryPage(
   db: Queryable,
   q: EntryQuery,
-  page: { offset: number; limit: number; after?: unknown[] | null },
+  page: { offset: number; limit: number; after?: unknown[] | null; countMatches?: boolean; references?: readonly string[] },
 ): Promise<EntryPage> {
   const c = compileEntryQuery(q);
   const p = c.params;
@@ -36,11 +65,22 @@ export async function findEntryPage(
   // instead and filtering (the planner's usual pick for ORDER BY … LIMIT) reads most of the
   // org's rows when the matches are old. Materializing the matches first, then sorting, keeps
   // the cost proportional to the number of matches.
-  const sql = c.textSearch
-    ? `WITH m AS MATERIALIZED (${select}) SELECT * FROM m ORDER BY ${orderByKeys(c.keys)} ${window}`
+  const counted = c.textSearch && !page.after && page.countMatches === true;
+  let sql = c.textSearch
+    ? `WITH m AS MATERIALIZED (${select}) SELECT *${counted ? ', count(*) OVER ()::int AS _total' : ''} FROM m ORDER BY ${orderByKeys(c.keys)} ${window}`
     : `${select} ORDER BY ${orderBySql(c.keys)} ${window}`;
-  const { rows } = await db.query<KeyedRow>(sql, p.values);
-  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit, keyCount: c.keys.length };
+  const references = page.references ?? [];
+  if (references.length > 0) {
+    const extra = [...c.keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`])), ...(counted ? ['_total'] : [])];
+    sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys) });
+  }
+  const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values);
+  const own = references.length > 0 ? rows.filter((r) => !r._ref) : rows;
+  const result: EntryPage = { rows: own.slice(0, page.limit), hasMore: own.length > page.limit, keyCount: c.keys.length };
+  if (references.length > 0) result.refs = rows.filter((r) => r._ref);
+  // an offset past the end returns no row to read the count from
+  if (counted && own.length > 0) result.total = own[0]._total;
+  return result;
 }
 
 export async function countEntries(db: Queryable, q: EntryQuery): Promise<number> {
@@ -62,11 +102,11 @@ export async function findEntriesWithReferences(
   fields: readonly string[],
 ): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
   const { rows } = await db.query<EntryRow & { _ref: boolean }>(
-    `WITH e AS (SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)})
-     SELECT false AS _ref, e.* FROM e
-     UNION ALL
-     SELECT true AS _ref, ${entryColumns('r')} FROM entries r
-     WHERE r.org_id = $1 AND ${visibleSql('r', scope)} AND r.id IN (SELECT e.fields ->> f FROM e, unnest($3::text[]) AS f)`,
+    withReferenceTargets(`SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`, {
+      org: '$1',
+      scope,
+      fields: '$3',
+    }),
     [orgId, ids, fields],
     { prepare: true },
   );
@@ -90,14 +130,17 @@ export const REFERENCE_KINDS = ['reference', 'rich_entry'];
 
 /**
  * Pages of entries pointing at each target (reverse relations, section references): one
- * statement for all targets, a LATERAL page per target.
+ * statement for all targets, a LATERAL page per target. With `countMatches`, each page also
+ * counts all of its target's matches (`EntryPage.total`, unless the page is past the end): when
+ * `total` is asked for, every match is read for the count anyway, so counting them in the page's
+ * own statement saves a second statement that reads them again.
  */
 export async function findPagesByTarget(
   db: Queryable,
   q: EntryQuery,
   edge: { kinds: string[] },
   targetIds: readonly string[],
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; countMatches?: boolean },
 ): Promise<Map<string, EntryPage>> {
   const c = compileEntryQuery({ ...q, restrict: undefined });
   const p = c.params;
@@ -105,7 +148,7 @@ export async function findPagesByTarget(
   const kinds = p.add(edge.kinds);
   const sql =
     `SELECT t.pid AS _parent, x.* FROM unnest(${targets}::text[]) AS t(pid) CROSS JOIN LATERAL (` +
-    `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)} FROM entries e WHERE ${c.where} ` +
+    `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
   const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values);
@@ -170,12 +213,13 @@ function groupPages<K extends string | number>(
   keyCount: number,
 ): Map<K, EntryPage> {
   const out = new Map<K, EntryPage>(parents.map((id) => [id, { rows: [], hasMore: false, keyCount }]));
-  for (const r of rows) {
+  for (const r of rows as Array<KeyedRow & { _parent: K; _total?: number }>) {
     const key = (typeof parents[0] === 'number' ? Number(r._parent) : r._parent) as K;
     const pg = out.get(key);
     if (!pg) continue;
     if (pg.rows.length < limit) pg.rows.push(r);
     else pg.hasMore = true;
+    if (r._total !== undefined) pg.total = r._total;
   }
   return out;
 }

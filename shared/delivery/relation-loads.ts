@@ -78,13 +78,17 @@ export function entriesPointingAt(
 ): Promise<CollectionValue<EntryRow>> {
   const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order };
   const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null]);
-  const pages = ctx.loaders.keyed<string, EntryPage>(JSON.stringify([sig, page]), async (ids) => {
-    const map = await findPagesByTarget(ctx.db, query, { kinds: q.kinds }, ids, page);
+  const want = wants(info);
+  // Both selected: the page's statement counts the matches too (see findPagesByTarget).
+  const countMatches = want.items && want.total;
+  const pages = ctx.loaders.keyed<string, EntryPage>(JSON.stringify([sig, page, countMatches]), async (ids) => {
+    const map = await findPagesByTarget(ctx.db, query, { kinds: q.kinds }, ids, { ...page, countMatches });
     return ids.map((id) => map.get(id) as EntryPage);
   });
   const totals = ctx.loaders.keyed<string, number>(`${sig}:count`, async (ids) => {
     const map = await countByTarget(ctx.db, query, { kinds: q.kinds }, ids);
     return ids.map((id) => map.get(id) ?? 0);
   });
-  return lazyCollection<EntryRow, string>(pages, totals, targetId, page, info);
+  if (!countMatches) return lazyCollection<EntryRow, string>(pages, totals, targetId, page, info);
+  return pages.load(targetId).then((p) => collectionOf(p.rows, page, () => p.total ?? totals.load(targetId)));
 }

@@ -100,6 +100,15 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** One request's data and the SQL statements it cost; a fresh alias keeps the response cache out of it. */
+let fresh = 0;
+async function statements(query: string, variables: Record<string, unknown> = {}, token = o.delivery) {
+  await o.d('{ __typename }', {}, token);
+  const before = app.services.db.stats.queries;
+  const data = await o.d(query.replace('{', `{ fresh${fresh++}: __typename `), variables, token);
+  return { data, count: app.services.db.stats.queries - before };
+}
+
 describe('references', () => {
   it('resolves single references as the concrete type or CmsEntry, and list references as collections in field order', async () => {
     const d = await o.d(`{ article(id: "a1") {
@@ -134,18 +143,10 @@ describe('references', () => {
 
   it('reads an entry and the targets of its selected single references in one statement', async () => {
     await o.m('PUT', '/entries/half', { model: 'article', siteId: o.siteId, fields: { title: 'Half', author: 'p2', cover: 'a5' }, status: 'PUBLISHED' });
-    /** Statements of one request; a fresh alias each time keeps the response cache out of it. */
-    let n = 0;
-    const statements = async (query: string, token = o.delivery) => {
-      await o.d('{ __typename }', {}, token);
-      const before = app.services.db.stats.queries;
-      const data = await o.d(query.replace('{', `{ q${n++}: __typename `), {}, token);
-      return { data, count: app.services.db.stats.queries - before };
-    };
     const both = await statements('{ article(id: "half") { title author { id name } cover { id } } }');
     expect(both.data.article).toMatchObject({ title: 'Half', author: { id: 'p2', name: 'Bob' }, cover: null }); // a5 is a draft
     expect(both.count).toBe(1);
-    const preview = await statements('{ article(id: "half") { cover { __typename id ... on Article { title } } } }', o.preview);
+    const preview = await statements('{ article(id: "half") { cover { __typename id ... on Article { title } } } }', {}, o.preview);
     expect(preview.data.article.cover).toEqual({ __typename: 'Article', id: 'a5', title: 'A5' });
     expect(preview.count).toBe(1);
     // Without a reference in the selection the read is the plain one; a missing entry is null.
@@ -155,6 +156,32 @@ describe('references', () => {
     // A reference of another model's type is not served through the wrong root field.
     expect((await statements('{ person(id: "half") { name } article(id: "p1") { author { id } } }')).data).toMatchObject({ person: null, article: null });
     await o.m('DELETE', '/entries/half');
+  });
+
+  it('reads a page with the targets of its selected single references, and a title search with its total, in one statement', async () => {
+    const page = await statements('{ articleCollection(order: {views: DESC}) { items { id author { name } cover { id } } } }');
+    expect(page.data.articleCollection.items).toEqual([
+      { id: 'a3', author: { name: 'Ann' }, cover: { id: 'a1' } },
+      { id: 'a4', author: { name: 'Ann' }, cover: null },
+      { id: 'a1', author: { name: 'Ann' }, cover: { id: 'p2' } },
+      { id: 'a2', author: { name: 'Bob' }, cover: null },
+    ]);
+    expect(page.count).toBe(1);
+
+    const search = '{ articleCollection(where: {title: {contains: "a"}}, order: {views: DESC}, limit: 3) { total continuationToken items { id author { name } } } }';
+    const first = await statements(search);
+    expect(first.data.articleCollection).toMatchObject({ total: 4, items: [{ id: 'a3' }, { id: 'a4' }, { id: 'a1', author: { name: 'Ann' } }] });
+    expect(first.count).toBe(1);
+    // after a token, or past the end, the page cannot count all matches: `total` is its own statement
+    const next = await statements(
+      'query($t: String) { articleCollection(where: {title: {contains: "a"}}, order: {views: DESC}, limit: 3, continuationToken: $t) { total items { id author { name } } } }',
+      { t: first.data.articleCollection.continuationToken },
+    );
+    expect(next.data.articleCollection).toEqual({ total: 4, items: [{ id: 'a2', author: { name: 'Bob' } }] });
+    expect(next.count).toBe(2);
+    const past = await statements('{ articleCollection(where: {title: {contains: "a"}}, offset: 10) { total items { id } } }');
+    expect(past.data.articleCollection).toEqual({ total: 4, items: [] });
+    expect(past.count).toBe(2);
   });
 });
 
@@ -173,6 +200,17 @@ describe('relations', () => {
     expect(p2.person.relations.entryCollection).toEqual({ total: 2, items: [{ id: 'a1' }, { id: 'a2' }] });
     const preview = await o.d('{ person(id: "p1") { relations { articleCollection { total } } } }', {}, o.preview);
     expect(preview.person.relations.articleCollection.total).toBe(4);
+  });
+
+  it('a reverse relation page counts its total in its own statement; past the end, a count follows', async () => {
+    const page = await statements('{ person(id: "p1") { relations { articleCollection(limit: 2) { total items { id } } } } }');
+    expect(page.data.person.relations.articleCollection).toEqual({ total: 3, items: [{ id: 'a4' }, { id: 'a3' }] });
+    expect(page.count).toBe(2);
+    const past = await statements('{ person(id: "p1") { relations { articleCollection(offset: 10) { total items { id } } } } }');
+    expect(past.data.person.relations.articleCollection).toEqual({ total: 3, items: [] });
+    expect(past.count).toBe(3);
+    const onlyTotal = await statements('{ person(id: "p1") { relations { articleCollection { total } } } }');
+    expect([onlyTotal.data.person.relations.articleCollection.total, onlyTotal.count]).toEqual([3, 2]);
   });
 
   it('next entries follow the order key of the entry; other orders give null', async () => {

@@ -2,12 +2,12 @@ import type { ModelDefinition } from '../../content/model-types.js';
 import { decodeContinuationToken, encodeContinuationToken, type TokenBinding } from '../continuation-token.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
-import { countEntries, findEntriesWithReferences, findEntryPage, keyValues } from '../entry-repository.js';
+import { countEntries, findEntriesWithReferences, findEntryPage, keyValues, pageCountsMatches } from '../entry-repository.js';
 import type { EntryRow } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
-import { selects } from './selection.js';
+import { selects, selectsWithin } from './selection.js';
 
 export interface CollectionArgs {
   offset?: number | null;
@@ -35,10 +35,16 @@ export async function entryCollection(
   const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null };
   const after = args.continuationToken ? decodeContinuationToken(ctx.signing, binding, args.continuationToken, keyCount) : null;
   const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order };
-  // `total` runs alongside the page when it is selected (two statements in parallel, not in turn).
-  const total = info && selects(info, 'total') ? countEntries(ctx.db, q) : null;
-  total?.catch(() => {}); // a failure surfaces when the field resolves
-  const result = await findEntryPage(ctx.db, q, { ...page, after });
+  // `total` runs alongside the page when it is selected (two statements in parallel, not in
+  // turn), unless the page's own statement counts the matches.
+  const wantsTotal = !!info && selects(info, 'total');
+  const countMatches = wantsTotal && pageCountsMatches(q, after);
+  const counting = wantsTotal && !countMatches ? countEntries(ctx.db, q) : null;
+  counting?.catch(() => {}); // a failure surfaces when the field resolves
+  const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
+  const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references });
+  if (result.refs) primeReferences(ctx, result.rows, result.refs, references);
+  const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);
   const last = result.rows[result.rows.length - 1];
   const wantsToken = after !== null || page.offset === 0;
   const token = () => (wantsToken && result.hasMore && last ? encodeContinuationToken(ctx.signing, binding, keyValues(last, result.keyCount)) : null);
@@ -57,28 +63,41 @@ export async function entryById(
   info?: GraphQLResolveInfo,
 ): Promise<EntryRow | null> {
   if (!id) return null;
-  const refs = model && info ? model.fields.filter((f) => f.type === 'reference' && f.valueType !== 'list' && selects(info, f.alias)).map((f) => f.alias) : [];
+  const refs = model && info ? selectedReferences(model, (alias) => selects(info, alias)) : [];
   const loader = refs.length === 0 ? ctx.loaders.entry : withReferencesLoader(ctx, refs);
   const row = await loader.load(id);
   if (!row || (model && row.model_alias !== model.alias)) return null;
   return row;
 }
 
+/** The model's single-reference fields that the selection asks for. */
+function selectedReferences(model: ModelDefinition, selected: (alias: string) => boolean): string[] {
+  return model.fields.filter((f) => f.type === 'reference' && f.valueType !== 'list' && selected(f.alias)).map((f) => f.alias);
+}
+
+/**
+ * Hands rows and the targets of their references (read in the same statement) to the entry
+ * loader, where the reference resolvers look them up; a target that is not visible resolves to
+ * null without another read.
+ */
+function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: readonly EntryRow[], fields: readonly string[]): void {
+  const found = new Set<string>();
+  for (const r of [...refs, ...rows]) {
+    found.add(r.id);
+    ctx.loaders.entry.prime(r.id, r);
+  }
+  for (const r of rows) {
+    for (const f of fields) {
+      const target = r.fields?.[f];
+      if (typeof target === 'string' && !found.has(target)) ctx.loaders.entry.prime(target, null);
+    }
+  }
+}
+
 function withReferencesLoader(ctx: DeliveryContext, fields: string[]) {
   return ctx.loaders.keyed<string, EntryRow | null>(`entry+references:${fields.join(',')}`, async (ids) => {
     const { rows, refs } = await findEntriesWithReferences(ctx.db, ctx.orgId, ctx.scope, ids, fields);
-    const found = new Map<string, EntryRow>();
-    for (const r of [...refs, ...rows]) {
-      found.set(r.id, r);
-      ctx.loaders.entry.prime(r.id, r);
-    }
-    // A reference whose target is not visible resolves to null without another read.
-    for (const r of rows) {
-      for (const f of fields) {
-        const target = r.fields?.[f];
-        if (typeof target === 'string' && !found.has(target)) ctx.loaders.entry.prime(target, null);
-      }
-    }
+    primeReferences(ctx, rows, refs, fields);
     const own = new Map(rows.map((r) => [r.id, r]));
     return ids.map((i) => own.get(i) ?? null);
   });

@@ -1,16 +1,32 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+/** The fields named `name` in a selection set (directly, or in inline or named fragments). */
+function fieldsNamed(info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>, name: string): FieldNode[] {
+  const found: FieldNode[] = [];
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const s of set?.selections ?? []) {
+      if (s.kind === Kind.FIELD) {
+        if (s.name.value === name) found.push(s);
+      } else if (s.kind === Kind.INLINE_FRAGMENT) {
+        walk(s.selectionSet);
+      } else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        walk(info.fragments[s.name.value]?.selectionSet);
+      }
+    }
+  };
+  sets.forEach(walk);
+  return found;
+}
 
 /** Whether the current field's selection asks for `name` (directly, or in inline or named fragments). */
 export function selects(info: GraphQLResolveInfo, name: string): boolean {
-  const seen = new Set<string>();
-  const inSet = (set: SelectionSetNode | undefined): boolean =>
-    !!set &&
-    set.selections.some((s) => {
-      if (s.kind === Kind.FIELD) return s.name.value === name;
-      if (s.kind === Kind.INLINE_FRAGMENT) return inSet(s.selectionSet);
-      if (seen.has(s.name.value)) return false;
-      seen.add(s.name.value);
-      return inSet(info.fragments[s.name.value]?.selectionSet);
-    });
-  return info.fieldNodes.some((f) => inSet(f.selectionSet));
+  return fieldsNamed(info, info.fieldNodes.map((f) => f.selectionSet), name).length > 0;
+}
+
+/** Whether the current field's selection asks for `name` inside its field `parent` (e.g. `items { author }`). */
+export function selectsWithin(info: GraphQLResolveInfo, parent: string, name: string): boolean {
+  const parents = fieldsNamed(info, info.fieldNodes.map((f) => f.selectionSet), parent);
+  return fieldsNamed(info, parents.map((f) => f.selectionSet), name).length > 0;
 }
