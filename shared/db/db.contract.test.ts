@@ -73,6 +73,11 @@ describe.each(targets)('Db contract: %s', (_name, make) => {
     // Bad values fail the statement, not the connection's later use of it.
     await expect(db.query(sql, [['x']], { prepare: true })).rejects.toThrow();
     expect((await db.query(sql, [[2]], { prepare: true })).rows).toEqual([{ id: 2, v: 'b!' }]);
+    // Postgres keeps one generic plan for them instead of planning each execution again.
+    if (db.kind === 'postgres') {
+      const modes = await Promise.all(Array.from({ length: 4 }, () => db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')));
+      expect(modes.map((m) => m.rows[0].plan_cache_mode)).toEqual(Array(4).fill('force_generic_plan'));
+    }
   });
 
   it('applies migrations once; a second run applies nothing', async () => {

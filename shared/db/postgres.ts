@@ -27,6 +27,14 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  // Only fixed statements ask to be prepared (lookups by key, see QueryOptions): their generic
+  // plan is the right one, and planning them again at every execution — Postgres's default for
+  // the first five and whenever its estimates favour it — cost more CPU than running them
+  // (measured: 650 → 230 µs of server CPU per one-entry GraphQL read). Unnamed statements are
+  // always planned with their values, whatever this says. Queued before the client's first query.
+  pool.on('connect', (client) => {
+    client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
+  });
   const stats = { queries: 0 };
 
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
