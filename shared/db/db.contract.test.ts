@@ -73,10 +73,12 @@ describe.each(targets)('Db contract: %s', (_name, make) => {
     // Bad values fail the statement, not the connection's later use of it.
     await expect(db.query(sql, [['x']], { prepare: true })).rejects.toThrow();
     expect((await db.query(sql, [[2]], { prepare: true })).rows).toEqual([{ id: 2, v: 'b!' }]);
-    // Postgres keeps one generic plan for them instead of planning each execution again.
+    // Postgres keeps one generic plan for them instead of planning each execution again, on
+    // whichever pooled connection they run.
     if (db.kind === 'postgres') {
-      const modes = await Promise.all(Array.from({ length: 4 }, () => db.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')));
-      expect(modes.map((m) => m.rows[0].plan_cache_mode)).toEqual(Array(4).fill('force_generic_plan'));
+      const mode = `SELECT current_setting('plan_cache_mode') AS mode FROM ${table} LIMIT 1`;
+      const modes = await Promise.all(Array.from({ length: 8 }, () => db.query<{ mode: string }>(mode, [], { prepare: true })));
+      expect(modes.map((m) => m.rows[0].mode)).toEqual(Array(8).fill('force_generic_plan'));
     }
   });
 

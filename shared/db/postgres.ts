@@ -27,21 +27,41 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {});
+  const stats = { queries: 0 };
+
   // Only fixed statements ask to be prepared (lookups by key, see QueryOptions): their generic
   // plan is the right one, and planning them again at every execution — Postgres's default for
   // the first five and whenever its estimates favour it — cost more CPU than running them
   // (measured: 650 → 230 µs of server CPU per one-entry GraphQL read). Unnamed statements are
-  // always planned with their values, whatever this says. Queued before the client's first query.
-  pool.on('connect', (client) => {
-    client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
-  });
-  const stats = { queries: 0 };
+  // always planned with their values, whatever the setting says. Set once per connection,
+  // before its first prepared statement.
+  const generic = new WeakSet<pg.PoolClient>();
+  const runPrepared = async (client: pg.PoolClient, sql: string, values: unknown[] | undefined) => {
+    if (!generic.has(client)) {
+      await client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
+      generic.add(client);
+    }
+    return client.query({ name: statementName(sql), text: sql, values });
+  };
+  const prepared = async (client: pg.Pool | pg.PoolClient, sql: string, values: unknown[] | undefined) => {
+    if (!(client instanceof pg.Pool)) return runPrepared(client, sql, values);
+    const c = await client.connect();
+    try {
+      const r = await runPrepared(c, sql, values);
+      c.release();
+      return r;
+    } catch (err) {
+      // as pool.query does: a connection whose statement failed is not reused
+      c.release(err as Error);
+      throw err;
+    }
+  };
 
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       stats.queries++;
       const values = params as unknown[] | undefined;
-      const r = await (options?.prepare ? client.query({ name: statementName(sql), text: sql, values }) : client.query(sql, values));
+      const r = await (options?.prepare ? prepared(client, sql, values) : client.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async exec(sql: string) {
