@@ -210,6 +210,15 @@ describe('ingest pipeline', () => {
       expect(await processSpooledBatch(idle.services, o.orgId, ids[3])).toBe(true);
       expect(await raw()).toBe(400);
       expect((await groups()).every((g) => g.state === 'done')).toBe(true);
+
+      // Jobs racing for the same pending batches (on Postgres: concurrent claims that skip each
+      // other's locked rows): every batch goes into exactly one group, so every row counts once.
+      const more: string[] = [];
+      for (const seed of [34, 35, 36, 37, 38, 39]) more.push((await pushLogs(idle, o.ingestToken, 'together', ndjson(events(100, seed)))).body.result.batchId);
+      const results = await Promise.all(more.map((id) => processSpooledBatch(idle.services, o.orgId, id, { maxRows: 200, maxBatches: 10 })));
+      expect(results.every(Boolean)).toBe(true);
+      expect(await raw()).toBe(1000);
+      expect((await groups()).every((g) => g.state === 'done' && g.group_id !== null)).toBe(true);
     } finally {
       await idle.close();
     }
