@@ -15,8 +15,8 @@ export const retryDelaySeconds = (attempt: number) => Math.min(60, 2 ** Math.min
 export const GROUP_LIMITS = { maxRows: 50_000, maxBatches: 100 };
 
 /**
- * The job of one accepted batch: claims it together with whatever else is pending and not yet
- * claimed, then inserts that group. Under load, batches accepted while an insert runs go in
+ * The job of one accepted batch: claims it together with whatever else of its organization is
+ * pending and not yet claimed, then inserts that group. Under load, batches accepted while an insert runs go in
  * together with the next one; alone, a batch goes in at once. A batch another worker has claimed
  * is left to that worker (and to the drainer, should it fail). Returns false when an insert failed.
  */

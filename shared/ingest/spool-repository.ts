@@ -81,35 +81,47 @@ export async function dueBatches(db: Queryable, limit: number): Promise<Array<{ 
 
 /**
  * Claims pending batches that no group holds yet for one ClickHouse insert: `first` (when still
- * free) and then the oldest others — fresh ones whose jobs have not run yet, and failed ones
- * whose retry is due — up to `maxRows` rows. Batches another claim is locking are skipped, so two
- * workers never claim the same batch. Returns the group id, or null when nothing was free.
+ * free) and then the oldest others of its organization — fresh ones whose jobs have not run
+ * yet, and failed ones whose retry is due — up to `maxRows` rows. Batches another claim is
+ * locking are skipped, so two workers never claim the same batch. A group holds one
+ * organization's batches only: an insert fails as a whole, and one organization's bad batch
+ * must not hold back another's. Returns the group id, or null when nothing was free.
  */
 export async function claimGroup(
   db: Db,
   first: { orgId: string; id: string },
   limits: { maxRows: number; maxBatches: number },
 ): Promise<string | null> {
+  // The candidates are chosen first and only those are locked: locking every candidate (more
+  // than fit) would make a concurrent job skip its own batch although this claim leaves it free.
+  const { rows } = await db.query<{ org_id: string; id: string; accepted: number }>(
+    `SELECT org_id, id, accepted FROM ingest_batches
+     WHERE org_id = $1 AND state = 'pending' AND group_id IS NULL AND (attempts = 0 OR next_attempt_at <= now())
+     ORDER BY (id = $2) DESC, created_at, id
+     LIMIT $3`,
+    [first.orgId, first.id, limits.maxBatches],
+  );
+  const taken: typeof rows = [];
+  let total = 0;
+  for (const r of rows) {
+    if (taken.length > 0 && total + r.accepted > limits.maxRows) break;
+    taken.push(r);
+    total += r.accepted;
+  }
+  if (taken.length === 0) return null;
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ org_id: string; id: string; accepted: number }>(
-      `SELECT org_id, id, accepted FROM ingest_batches
-       WHERE state = 'pending' AND group_id IS NULL AND (attempts = 0 OR next_attempt_at <= now())
-       ORDER BY (org_id = $1 AND id = $2) DESC, created_at, org_id, id
-       LIMIT $3 FOR UPDATE SKIP LOCKED`,
-      [first.orgId, first.id, limits.maxBatches],
+    // Another claim may have taken some meanwhile (now claimed) or be taking them (locked).
+    const { rows: locked } = await tx.query<{ org_id: string; id: string }>(
+      `SELECT org_id, id FROM ingest_batches
+       WHERE (org_id, id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND state = 'pending' AND group_id IS NULL
+       FOR UPDATE SKIP LOCKED`,
+      [taken.map((r) => r.org_id), taken.map((r) => r.id)],
     );
-    const taken: typeof rows = [];
-    let total = 0;
-    for (const r of rows) {
-      if (taken.length > 0 && total + r.accepted > limits.maxRows) break;
-      taken.push(r);
-      total += r.accepted;
-    }
-    if (taken.length === 0) return null;
+    if (locked.length === 0) return null;
     const groupId = randomBase62(20);
     await tx.query(
       `UPDATE ingest_batches SET group_id = $1 WHERE (org_id, id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-      [groupId, taken.map((r) => r.org_id), taken.map((r) => r.id)],
+      [groupId, locked.map((r) => r.org_id), locked.map((r) => r.id)],
     );
     return groupId;
   });

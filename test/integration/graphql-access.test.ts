@@ -170,12 +170,21 @@ describe('rate limit', () => {
 });
 
 describe('limits and error codes', () => {
-  /** Runs `query` right after a warm-up and returns the response and the SQL statements it cost. */
+  /**
+   * Runs `query` right after a warm-up and returns the response and the SQL statements it cost.
+   * It runs twice and counts the fewer: the token cache (at most 5 s) may expire between the
+   * warm-up and the request and cost one lookup, but not twice in a row; a query that reaches
+   * the database does so both times.
+   */
   async function measured(query: string, variables?: Record<string, unknown>) {
-    await o.q('{ storyCollection(limit: 1) { total } }');
-    const before = app.services.db.stats.queries;
-    const res = await o.q(query, variables);
-    return { res, queries: app.services.db.stats.queries - before };
+    const once = async () => {
+      await o.q('{ storyCollection(limit: 1) { total } }');
+      const before = app.services.db.stats.queries;
+      const res = await o.q(query, variables);
+      return { res, queries: app.services.db.stats.queries - before };
+    };
+    const [a, b] = [await once(), await once()];
+    return { res: a.res, queries: Math.min(a.queries, b.queries) };
   }
 
   it.each([
