@@ -6,8 +6,8 @@ import type { Asset } from './types.js';
 /**
  * Asset rows for the public read paths (`/img` misses, `/files`, `/embed`), which CDNs hit far
  * more often than assets change. A change forgets the row at once on every instance (the bus's
- * `asset-changed`), or within the TTL should that message be lost. A stale row cannot serve removed bytes: URLs carry
- * the version, and a removed original is simply not found in the blob store.
+ * `asset-changed`), or within the TTL should that message be lost. A stale row cannot serve
+ * removed bytes: URLs carry the version, and a removed original is not found in the blob store.
  */
 const TTL_MS = 5_000;
 const caches = new WeakMap<Queryable, LRUCache<string, Asset>>();

@@ -169,8 +169,6 @@ async function fsyncFile(file: string) {
 const SMALL_PUT_BYTES = 4 * 1024 * 1024;
 
 function openIfFile(file: string): { fd: number; stats: Stats } | null {
-  // A miss is common (every new derivative is looked up first): answered without an exception.
-  if (!statSync(file, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -191,6 +189,7 @@ function openIfFile(file: string): { fd: number; stats: Stats } | null {
 
 function statIfFile(file: string): Stats | null {
   try {
+    // a missing key is common (every new derivative is looked up first): no exception for it
     const stats = statSync(file, { throwIfNoEntry: false });
     return stats?.isFile() ? stats : null;
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../db/index.js';
+import type { Queryable } from '../db/index.js';
 import { randomBase62 } from '../ids.js';
 
 /** One spooled batch (table `ingest_batches`). */
@@ -88,14 +88,14 @@ export async function dueBatches(db: Queryable, limit: number): Promise<Array<{ 
  * must not hold back another's. Returns the group id, or null when nothing was free.
  */
 export async function claimGroup(
-  db: Db,
+  db: Queryable,
   first: { orgId: string; id: string },
   limits: { maxRows: number; maxBatches: number },
 ): Promise<string | null> {
   // The candidates are chosen first and only those are locked: locking every candidate (more
   // than fit) would make a concurrent job skip its own batch although this claim leaves it free.
-  const { rows } = await db.query<{ org_id: string; id: string; accepted: number }>(
-    `SELECT org_id, id, accepted FROM ingest_batches
+  const { rows } = await db.query<{ id: string; accepted: number }>(
+    `SELECT id, accepted FROM ingest_batches
      WHERE org_id = $1 AND state = 'pending' AND group_id IS NULL AND (attempts = 0 OR next_attempt_at <= now())
      ORDER BY (id = $2) DESC, created_at, id
      LIMIT $3`,
@@ -109,22 +109,16 @@ export async function claimGroup(
     total += r.accepted;
   }
   if (taken.length === 0) return null;
-  return db.transaction(async (tx) => {
-    // Another claim may have taken some meanwhile (now claimed) or be taking them (locked).
-    const { rows: locked } = await tx.query<{ org_id: string; id: string }>(
-      `SELECT org_id, id FROM ingest_batches
-       WHERE (org_id, id) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND state = 'pending' AND group_id IS NULL
-       FOR UPDATE SKIP LOCKED`,
-      [taken.map((r) => r.org_id), taken.map((r) => r.id)],
-    );
-    if (locked.length === 0) return null;
-    const groupId = randomBase62(20);
-    await tx.query(
-      `UPDATE ingest_batches SET group_id = $1 WHERE (org_id, id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`,
-      [groupId, locked.map((r) => r.org_id), locked.map((r) => r.id)],
-    );
-    return groupId;
-  });
+  // One statement: another claim may have taken some meanwhile (now claimed) or be taking them
+  // (locked, skipped).
+  const groupId = randomBase62(20);
+  const { rowCount } = await db.query(
+    `UPDATE ingest_batches SET group_id = $1 WHERE org_id = $2 AND id IN (
+       SELECT id FROM ingest_batches WHERE org_id = $2 AND id = ANY($3::text[]) AND state = 'pending' AND group_id IS NULL
+       FOR UPDATE SKIP LOCKED)`,
+    [groupId, first.orgId, taken.map((r) => r.id)],
+  );
+  return rowCount > 0 ? groupId : null;
 }
 
 /** The batches of a group in the one order its insert uses (the same on every retry). */
