@@ -11,25 +11,33 @@ export interface ImageHeader {
   hasAlpha: boolean;
 }
 
+/** The header's metadata, or null when these bytes hold no readable image header. */
+async function readMetadata(input: Buffer): Promise<Metadata | null> {
+  try {
+    const meta = await sharp(input, { limitInputPixels: false }).metadata();
+    return meta.width && meta.height ? meta : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Reads only the image header (no pixel decoding) and refuses inputs over the pixel limit, so a
- * decompression bomb is rejected before any memory is spent on it.
+ * decompression bomb is rejected before any memory is spent on it. `more` supplies a longer
+ * prefix of a file whose header was not in `input` (the rest of an upload still streaming).
  */
-export async function probeImage(input: Buffer): Promise<ImageHeader> {
-  let meta: Metadata;
-  try {
-    meta = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    throw unprocessable('The file is not a readable image.');
-  }
-  if (!meta.width || !meta.height) throw unprocessable('The image has no readable dimensions.');
-  if (meta.width * meta.height > MAX_INPUT_PIXELS) {
-    throw unprocessable(`The image is ${meta.width}×${meta.height} pixels; the limit is ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`);
+export async function probeImage(input: Buffer, more?: () => Promise<Buffer>): Promise<ImageHeader> {
+  const meta = (await readMetadata(input)) ?? (more ? await readMetadata(await more()) : null);
+  if (!meta) throw unprocessable('The file is not a readable image.');
+  const width = meta.width!;
+  const height = meta.height!;
+  if (width * height > MAX_INPUT_PIXELS) {
+    throw unprocessable(`The image is ${width}×${height} pixels; the limit is ${MAX_INPUT_PIXELS / 1_000_000} megapixels.`);
   }
   return {
     format: meta.format,
-    width: meta.autoOrient?.width ?? meta.width,
-    height: meta.autoOrient?.height ?? meta.height,
+    width: meta.autoOrient?.width ?? width,
+    height: meta.autoOrient?.height ?? height,
     pages: meta.pages ?? 1,
     hasAlpha: meta.hasAlpha ?? false,
   };

@@ -10,6 +10,11 @@ export interface HeadAndBody {
   body: Readable;
   /** Bytes that went through `body` so far. */
   bytes(): number;
+  /**
+   * Reads further, before `body` is used, so `head` holds up to `headBytes` (same 413 rule);
+   * for the rare file whose header sits past the first read.
+   */
+  extend(headBytes: number): Promise<Buffer>;
 }
 
 /**
@@ -38,28 +43,36 @@ function drain(source: Readable, iterator: AsyncIterator<Buffer>): void {
 
 export async function readHead(source: Readable, options: { headBytes: number; maxBytes: number }): Promise<HeadAndBody> {
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
+  let buffered = Buffer.alloc(0);
   let complete = false;
-  while (length < options.headBytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      complete = true;
-      break;
+  let started = false;
+  /** Reads on until `target` bytes are held (or the body ends). */
+  const fill = async (target: number) => {
+    const chunks: Buffer[] = [buffered];
+    let length = buffered.length;
+    while (!complete && length < target) {
+      const next = await iterator.next();
+      if (next.done) {
+        complete = true;
+        break;
+      }
+      const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length > options.maxBytes) {
+        drain(source, iterator);
+        throw payloadTooLarge(options.maxBytes);
+      }
     }
-    const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
-    chunks.push(chunk);
-    length += chunk.length;
-    if (length > options.maxBytes) {
-      drain(source, iterator);
-      throw payloadTooLarge(options.maxBytes);
-    }
-  }
-  const head = Buffer.concat(chunks);
+    buffered = Buffer.concat(chunks);
+  };
+  await fill(options.headBytes);
+
   let seen = 0;
   async function* whole() {
-    seen += head.length;
-    yield head;
+    started = true;
+    seen += buffered.length;
+    yield buffered;
     if (complete) return;
     for (;;) {
       const next = await iterator.next();
@@ -72,5 +85,18 @@ export async function readHead(source: Readable, options: { headBytes: number; m
       yield next.value;
     }
   }
-  return { head: head.subarray(0, options.headBytes), complete, body: Readable.from(whole(), { objectMode: false }), bytes: () => seen };
+  const result: HeadAndBody = {
+    head: buffered.subarray(0, options.headBytes),
+    complete,
+    body: Readable.from(whole(), { objectMode: false }),
+    bytes: () => seen,
+    async extend(headBytes: number) {
+      if (started) throw new Error('readHead: extend() after the body was read');
+      await fill(headBytes);
+      result.head = buffered.subarray(0, headBytes);
+      result.complete = complete;
+      return result.head;
+    },
+  };
+  return result;
 }

@@ -4,7 +4,7 @@ import { originalKey } from '../blobs/keys.js';
 import { badRequest } from '../errors/index.js';
 import { newVersionId } from '../ids.js';
 import type { AssetContent } from './asset-repository.js';
-import { HEADER_PREFIX_BYTES } from './limits.js';
+import { HEADER_EXTENDED_BYTES, HEADER_PREFIX_BYTES } from './limits.js';
 import { probeMp4 } from './mp4-probe.js';
 import { extractPoster } from './poster.js';
 import { probeImage } from './probe-image.js';
@@ -32,8 +32,9 @@ export async function storeUpload(deps: UploadDeps, ids: { orgId: string; assetI
   let width: number | null = null;
   let height: number | null = null;
   if (isTransformable(contentType)) {
-    // Refuses unreadable images and anything over the pixel limit from the header alone.
-    const header = await probeImage(upload.head);
+    // Refuses unreadable images and anything over the pixel limit from the header alone. A header
+    // behind large metadata (APP segments, a TIFF directory at the end) gets a longer look first.
+    const header = await probeImage(upload.head, upload.complete ? undefined : () => upload.extend(HEADER_EXTENDED_BYTES));
     width = header.width;
     height = header.height;
   } else if (contentType === 'image/svg+xml') {

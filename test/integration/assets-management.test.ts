@@ -89,6 +89,29 @@ describe('management API: assets and image presets', () => {
     expect((await app.json('/management/v1/assets', { token: fresh.manageToken })).body.resultInfo.totalCount).toBe(0);
   });
 
+  it('reads an image header that sits behind more than the first megabyte of metadata', async () => {
+    // 20 APP15 segments (1.3 MB) between the JPEG's start and its frame header, as large XMP or
+    // maker notes put them: the first megabyte alone holds no dimensions.
+    const segment = Buffer.alloc(65_537, 0x20);
+    segment.set([0xff, 0xef, 0xff, 0xff]);
+    const padded = Buffer.concat([jpeg.subarray(0, 2), ...Array<Buffer>(20).fill(segment), jpeg.subarray(2)]);
+    const res = await upload(padded);
+    expect(res.status).toBe(201);
+    expect(res.body.result).toMatchObject({ type: 'IMAGE', contentType: 'image/jpeg', width: 3840, height: 2400, size: padded.length });
+    const stored = await app.fetch(`/management/v1/assets/${res.body.result.id}`, { token: org.manageToken }).then((r) => r.json());
+    expect(stored.result.size).toBe(padded.length);
+  });
+
+  it('refuses a file that is no image at all, however far it is read', async () => {
+    const fresh = await app.createOrg();
+    // JPEG magic followed by 3 MB of noise: typed as JPEG, no header anywhere
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(3 * 1024 * 1024)]);
+    const res = await upload(fake, '', fresh.manageToken);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.join(' ')).toMatch(/not a readable image/);
+    expect(await objectsOf(fresh.orgId)).toEqual([]);
+  });
+
   it('refuses uploads over the size limit (413) and empty ones (400), leaving nothing behind', async () => {
     const fresh = await app.createOrg();
     // Streamed without a length, so the limit is enforced on the bytes themselves.
