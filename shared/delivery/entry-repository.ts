@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import { compileEntryQuery, keyColumns, type EntryQuery } from './entry-query.js';
-import { entryColumns, type EntryRow } from './entry-row.js';
+import { entryColumns, type EntryColumn, type EntryRow } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 
@@ -53,13 +53,24 @@ export const pageCountsMatches = (q: EntryQuery, after: unknown[] | null): boole
 export async function findEntryPage(
   db: Queryable,
   q: EntryQuery,
-  page: { offset: number; limit: number; after?: unknown[] | null; countMatches?: boolean; references?: readonly string[] },
+  page: {
+    offset: number;
+    limit: number;
+    after?: unknown[] | null;
+    countMatches?: boolean;
+    references?: readonly string[];
+    /** Only these columns of the page's own rows (see `itemColumns`); not with `references`. */
+    columns?: ReadonlySet<EntryColumn> | null;
+  },
 ): Promise<EntryPage> {
   const c = compileEntryQuery(q);
   const p = c.params;
   const conds = [c.where];
   if (page.after) conds.push(keysetSql(c.keys, page.after, (v) => p.add(v)));
-  const select = `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
+  const references = page.references ?? [];
+  // the reference targets share the page's columns (UNION ALL) and go to the entry loader whole
+  const columns = references.length > 0 ? undefined : (page.columns ?? undefined);
+  const select = `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
   const window = `LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.after ? 0 : page.offset)}`;
   // A substring search on the title is served by the trigram index; walking the order index
   // instead and filtering (the planner's usual pick for ORDER BY … LIMIT) reads most of the
@@ -69,7 +80,6 @@ export async function findEntryPage(
   let sql = c.textSearch
     ? `WITH m AS MATERIALIZED (${select}) SELECT *${counted ? ', count(*) OVER ()::int AS _total' : ''} FROM m ORDER BY ${orderByKeys(c.keys)} ${window}`
     : `${select} ORDER BY ${orderBySql(c.keys)} ${window}`;
-  const references = page.references ?? [];
   if (references.length > 0) {
     const extra = [...c.keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`])), ...(counted ? ['_total'] : [])];
     sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys) });

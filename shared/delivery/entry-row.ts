@@ -3,7 +3,9 @@ import type { EntryDbRow } from '../content/entry-row.js';
 /** One `entries` row as the read side selects it (the table's row type lives with the writer). */
 export type EntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 'scheduled_at'>;
 
-const COLUMNS = [
+export type EntryColumn = keyof EntryRow;
+
+const COLUMNS: EntryColumn[] = [
   'row_id',
   'id',
   'model_alias',
@@ -26,4 +28,6 @@ const COLUMNS = [
   'updated_at',
 ];
 
-export const entryColumns = (e = 'e'): string => COLUMNS.map((c) => `${e}.${c}`).join(', ');
+/** Every column, or only `only` (kept in table order) for rows whose readers need no more. */
+export const entryColumns = (e = 'e', only?: ReadonlySet<EntryColumn>): string =>
+  (only ? COLUMNS.filter((c) => only.has(c)) : COLUMNS).map((c) => `${e}.${c}`).join(', ');

@@ -83,7 +83,7 @@ beforeAll(async () => {
     ),
   }, { labels: ['l1'] });
   await article('a3', 4, { views: 20, at: day(5), author: 'p1', cover: 'a1', related: ['a1'], section: 'child' });
-  await article('a4', 5, { views: 15, author: 'p1' });
+  await article('a4', 5, { views: 15, author: 'p1' }, { attrs: { origin: 'wire' } });
   await article('a5', 6, { views: 1, author: 'p1' }, { status: 'DRAFT', publishedAt: undefined });
   await o.m('POST', '/lists', { id: 'home', name: 'Home page' });
   await o.m('POST', '/lists', { id: 'side', name: 'Sidebar' });
@@ -231,6 +231,37 @@ describe('relations', () => {
     expect(ids(r.filtered)).toEqual(['a3', 'a4']);
     expect(r.byTitle).toBeNull();
     expect(r.twoKeys).toBeNull();
+  });
+});
+
+describe('collection items read only the columns their selection needs', () => {
+  const SYSTEM = `system { title slug clonedFrom modelAlias modelId externalId versionId siteId metrics { wordCount characterCount }
+    labels { id } status publishedAt firstPublishedAt createdAt updatedAt unpublishedAt }`;
+  /** Every article as a root collection lists it and as `article(id)` (always whole rows) reads it. */
+  const both = async (selection: string) => {
+    const page = await o.d(`{ articleCollection(order: {views: ASC}) { items { id ${selection} } } }`);
+    const items = page.articleCollection.items as Array<{ id: string }>;
+    expect(items.length).toBeGreaterThan(2);
+    const byId = await Promise.all(items.map(async (i) => (await o.d(`{ article(id: "${i.id}") { id ${selection} } }`)).article));
+    return { items, byId };
+  };
+
+  it('system fields, attrs and model fields match the entry read by id, selected in every combination', async () => {
+    for (const selection of [SYSTEM, `attrs title views ${SYSTEM}`, 'system { publishedAt }', 'system { labels { name } status }', 'title at author { id }']) {
+      const { items, byId } = await both(selection);
+      expect(items).toEqual(byId);
+    }
+  });
+
+  it("a fragment's system fields count, and next entries (which read the row) still resolve", async () => {
+    const page = await o.d(`query { articleCollection(order: {views: ASC}) { items { id ...A } } }
+      fragment A on Article { system { ...S } relations { nextArticleEntryCollection(order: {system: {firstPublishedAt: ASC}}) { items { id } } } }
+      fragment S on CmsSystem { publishedAt labels { id } }`);
+    const items = page.articleCollection.items as Array<{ id: string; system: { publishedAt: string } }>;
+    expect(items.every((i) => typeof i.system.publishedAt === 'string')).toBe(true);
+    const first = await o.d(`{ article(id: "${items[0].id}") { relations { nextArticleEntryCollection(order: {system: {firstPublishedAt: ASC}}) { items { id } } } } }`);
+    expect(first.article.relations.nextArticleEntryCollection.items.length).toBeGreaterThan(0);
+    expect(page.articleCollection.items[0].relations).toEqual(first.article.relations);
   });
 });
 

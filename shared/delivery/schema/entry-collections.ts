@@ -7,6 +7,7 @@ import type { EntryRow } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
+import { itemColumns } from './item-columns.js';
 import { selects, selectsWithin } from './selection.js';
 
 export interface CollectionArgs {
@@ -42,7 +43,9 @@ export async function entryCollection(
   const counting = wantsTotal && !countMatches ? countEntries(ctx.db, q) : null;
   counting?.catch(() => {}); // a failure surfaces when the field resolves
   const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
-  const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references });
+  // without references no row of this page reaches the entry loader: it may be narrower
+  const columns = references.length === 0 && info ? itemColumns(info) : null;
+  const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns });
   if (result.refs) primeReferences(ctx, result.rows, result.refs, references);
   const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);
   const last = result.rows[result.rows.length - 1];

@@ -1,0 +1,50 @@
+import { Kind, parse, type FragmentDefinitionNode, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { itemColumns } from './item-columns.js';
+
+/** The resolve info of the query's first root field, as far as `itemColumns` reads it. */
+function infoOf(query: string): GraphQLResolveInfo {
+  const doc = parse(query);
+  const operation = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const fragments = Object.fromEntries(
+    doc.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const root = operation.selectionSet.selections[0];
+  if (root.kind !== Kind.FIELD) throw new Error('expected a field');
+  return { fieldNodes: [root], fragments } as unknown as GraphQLResolveInfo;
+}
+const columnsOf = (query: string) => {
+  const c = itemColumns(infoOf(query));
+  return c ? [...c].sort() : null;
+};
+const BASE = ['fields', 'id', 'model_alias', 'row_id'];
+
+describe('itemColumns', () => {
+  it('reads model fields from `fields` and only the system columns asked for', () => {
+    expect(
+      columnsOf(`{ entryCollection { total items { id system { modelAlias publishedAt } ... on Article { title views author { name } } } } }`),
+    ).toEqual([...BASE, 'published_at'].sort());
+    expect(columnsOf(`{ articleCollection { items { title body { json } } } }`)).toEqual(BASE);
+  });
+
+  it('follows inline fragments and named fragments, at every level', () => {
+    const query = `query { articleCollection { ...Page } }
+      fragment Page on ArticleCollection { items { ...Item ... on Article { system { ... on CmsSystem { labels } } } } }
+      fragment Item on Article { system { ...Sys } attrs }
+      fragment Sys on CmsSystem { createdAt __typename status }`;
+    expect(columnsOf(query)).toEqual([...BASE, 'attrs', 'created_at', 'labels', 'status'].sort());
+  });
+
+  it('asks for whole rows when the items read more than their own columns or the selection is unknown', () => {
+    // next-entry keys and reverse relations come from the row
+    expect(columnsOf(`{ articleCollection { items { relations { articleCollection { total } } } } }`)).toBeNull();
+    // a system field this list does not know
+    expect(columnsOf(`{ articleCollection { items { system { somethingNew } } } }`)).toBeNull();
+    // a fragment that is not in the document
+    expect(columnsOf(`{ articleCollection { items { ...Missing } } }`)).toBeNull();
+  });
+
+  it('leaves the columns at the base set when no items are selected', () => {
+    expect(columnsOf(`{ articleCollection { total } }`)).toEqual(BASE);
+  });
+});
