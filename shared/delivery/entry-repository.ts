@@ -150,7 +150,7 @@ export async function findPagesByTarget(
   q: EntryQuery,
   edge: { kinds: string[] },
   targetIds: readonly string[],
-  page: { offset: number; limit: number; countMatches?: boolean },
+  page: { offset: number; limit: number; countMatches?: boolean; columns?: ReadonlySet<EntryColumn> | null },
 ): Promise<Map<string, EntryPage>> {
   const c = compileEntryQuery({ ...q, restrict: undefined });
   const p = c.params;
@@ -158,7 +158,7 @@ export async function findPagesByTarget(
   const kinds = p.add(edge.kinds);
   const sql =
     `SELECT t.pid AS _parent, x.* FROM unnest(${targets}::text[]) AS t(pid) CROSS JOIN LATERAL (` +
-    `SELECT ${entryColumns('e')}, ${keyColumns(c.keys)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
+    `SELECT ${entryColumns('e', page.columns ?? undefined)}, ${keyColumns(c.keys)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
   const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values);
@@ -187,10 +187,10 @@ export async function findPagesBySource(
   db: Queryable,
   args: { orgId: string; scope: DeliveryScope; field: string; kind: string; allowedModels: string[] },
   sourceRowIds: readonly number[],
-  page: { offset: number; limit: number },
+  page: { offset: number; limit: number; columns?: ReadonlySet<EntryColumn> | null },
 ): Promise<Map<number, EntryPage>> {
   const { rows } = await db.query<KeyedRow & { _parent: number; _rn: number }>(
-    `SELECT * FROM (SELECT g.row_id AS _parent, row_number() OVER (PARTITION BY g.row_id ORDER BY g.position) AS _rn, ${entryColumns('e')}
+    `SELECT * FROM (SELECT g.row_id AS _parent, row_number() OVER (PARTITION BY g.row_id ORDER BY g.position) AS _rn, ${entryColumns('e', page.columns ?? undefined)}
        FROM entry_edges g JOIN entries e ON e.org_id = g.org_id AND e.id = g.target_id AND ${visibleSql('e', args.scope)}
        WHERE g.org_id = $1 AND g.row_id = ANY($2::bigint[]) AND g.field = $3 AND g.kind = $4
          AND (cardinality($5::text[]) = 0 OR e.model_alias = ANY($5::text[]))) AS z

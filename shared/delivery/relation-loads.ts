@@ -4,9 +4,10 @@ import { countEdgeAssets, findEdgeAssets } from './cms-repository.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
 import type { Input } from './entry-query.js';
-import type { EntryRow } from './entry-row.js';
+import type { EntryColumn, EntryRow } from './entry-row.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
+import { itemColumns } from './schema/item-columns.js';
 import { selects } from './schema/selection.js';
 
 /**
@@ -22,6 +23,15 @@ type Page = { offset: number; limit: number };
  */
 function wants(info?: GraphQLResolveInfo) {
   return { items: !info || selects(info, 'items'), total: !info || selects(info, 'total') };
+}
+
+/**
+ * The columns the collection's items need (see `itemColumns`), and a key for them: parents that
+ * ask for the same page share a loader only when they also select the same fields.
+ */
+function pageColumns(info?: GraphQLResolveInfo): { set: ReadonlySet<EntryColumn> | null; key: string } {
+  const set = info ? itemColumns(info) : null;
+  return { set, key: set ? [...set].sort().join(',') : '*' };
 }
 
 function lazyCollection<T, K>(pages: { load(k: K): Promise<{ rows: T[] }> }, totals: { load(k: K): Promise<number> }, key: K, page: Page, info?: GraphQLResolveInfo) {
@@ -42,9 +52,10 @@ export function entriesFromField(
   info?: GraphQLResolveInfo,
 ): Promise<CollectionValue<EntryRow>> {
   const args = { orgId: ctx.orgId, scope: ctx.scope, ...edge };
-  const sig = JSON.stringify(['from', edge, page]);
+  const columns = pageColumns(info);
+  const sig = JSON.stringify(['from', edge, page, columns.key]);
   const pages = ctx.loaders.keyed<number, EntryPage>(sig, async (rowIds) => {
-    const map = await findPagesBySource(ctx.db, args, rowIds, page);
+    const map = await findPagesBySource(ctx.db, args, rowIds, { ...page, columns: columns.set });
     return rowIds.map((id) => map.get(id) as EntryPage);
   });
   const totals = ctx.loaders.keyed<number, number>(JSON.stringify(['from-count', edge]), async (rowIds) => {
@@ -81,8 +92,9 @@ export function entriesPointingAt(
   const want = wants(info);
   // Both selected: the page's statement counts the matches too (see findPagesByTarget).
   const countMatches = want.items && want.total;
-  const pages = ctx.loaders.keyed<string, EntryPage>(JSON.stringify([sig, page, countMatches]), async (ids) => {
-    const map = await findPagesByTarget(ctx.db, query, { kinds: q.kinds }, ids, { ...page, countMatches });
+  const columns = pageColumns(info);
+  const pages = ctx.loaders.keyed<string, EntryPage>(JSON.stringify([sig, page, countMatches, columns.key]), async (ids) => {
+    const map = await findPagesByTarget(ctx.db, query, { kinds: q.kinds }, ids, { ...page, countMatches, columns: columns.set });
     return ids.map((id) => map.get(id) as EntryPage);
   });
   const totals = ctx.loaders.keyed<string, number>(`${sig}:count`, async (ids) => {

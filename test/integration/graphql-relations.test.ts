@@ -253,6 +253,19 @@ describe('collection items read only the columns their selection needs', () => {
     }
   });
 
+  it('so do the items of reverse relations and of reference lists', async () => {
+    const selection = `id attrs title ${SYSTEM}`;
+    const d = await o.d(`{
+      person(id: "p1") { relations { articleCollection { items { ${selection} } } } }
+      article(id: "a3") { related { items { ... on Article { ${selection} } } } }
+    }`);
+    const lists = [d.person.relations.articleCollection.items, d.article.related.items] as Array<Array<{ id: string }>>;
+    expect(lists.map((l) => l.length)).toEqual([3, 1]);
+    for (const list of lists) {
+      for (const item of list) expect(item).toEqual((await o.d(`{ article(id: "${item.id}") { ${selection} } }`)).article);
+    }
+  });
+
   it("a fragment's system fields count, and next entries (which read the row) still resolve", async () => {
     const page = await o.d(`query { articleCollection(order: {views: ASC}) { items { id ...A } } }
       fragment A on Article { system { ...S } relations { nextArticleEntryCollection(order: {system: {firstPublishedAt: ASC}}) { items { id } } } }
