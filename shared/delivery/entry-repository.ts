@@ -99,6 +99,15 @@ export async function countEntries(db: Queryable, q: EntryQuery): Promise<number
   return rows[0]?.n ?? 0;
 }
 
+// The by-id statements are fixed texts per scope (prepared on Postgres): built once, not per call.
+const byIdSql = (scope: DeliveryScope) =>
+  `SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`;
+const BY_ID_SQL: Record<DeliveryScope, string> = { delivery: byIdSql('delivery'), preview: byIdSql('preview') };
+const BY_ID_WITH_REFERENCES_SQL: Record<DeliveryScope, string> = {
+  delivery: withReferenceTargets(byIdSql('delivery'), { org: '$1', scope: 'delivery', fields: '$3' }),
+  preview: withReferenceTargets(byIdSql('preview'), { org: '$1', scope: 'preview', fields: '$3' }),
+};
+
 /**
  * Visible entries by id together with the visible entries their single-reference `fields` point
  * to, in ONE statement: an entry read that also selects its references costs one round trip
@@ -111,15 +120,7 @@ export async function findEntriesWithReferences(
   ids: readonly string[],
   fields: readonly string[],
 ): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
-  const { rows } = await db.query<EntryRow & { _ref: boolean }>(
-    withReferenceTargets(`SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`, {
-      org: '$1',
-      scope,
-      fields: '$3',
-    }),
-    [orgId, ids, fields],
-    { prepare: true },
-  );
+  const { rows } = await db.query<EntryRow & { _ref: boolean }>(BY_ID_WITH_REFERENCES_SQL[scope], [orgId, ids, fields], { prepare: true });
   const out: { rows: EntryRow[]; refs: EntryRow[] } = { rows: [], refs: [] };
   for (const { _ref, ...row } of rows) (_ref ? out.refs : out.rows).push(row);
   return out;
@@ -127,11 +128,7 @@ export async function findEntriesWithReferences(
 
 /** Visible entries by id (the DataLoader batch behind `entry(id)` and single references). */
 export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[]): Promise<EntryRow[]> {
-  const { rows } = await db.query<EntryRow>(
-    `SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`,
-    [orgId, ids],
-    { prepare: true },
-  );
+  const { rows } = await db.query<EntryRow>(BY_ID_SQL[scope], [orgId, ids], { prepare: true });
   return rows;
 }
 
