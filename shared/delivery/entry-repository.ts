@@ -68,7 +68,8 @@ export async function findEntryPage(
   const conds = [c.where];
   if (page.after) conds.push(keysetSql(c.keys, page.after, (v) => p.add(v)));
   const references = page.references ?? [];
-  // the reference targets share the page's columns (UNION ALL) and go to the entry loader whole
+  // with references the page's rows and their targets share columns (UNION ALL) and all go to
+  // the entry loader, whose readers expect whole rows
   const columns = references.length > 0 ? undefined : (page.columns ?? undefined);
   const select = `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
   const window = `LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.after ? 0 : page.offset)}`;

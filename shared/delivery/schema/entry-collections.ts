@@ -43,8 +43,9 @@ export async function entryCollection(
   const counting = wantsTotal && !countMatches ? countEntries(ctx.db, q) : null;
   counting?.catch(() => {}); // a failure surfaces when the field resolves
   const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
-  // without references no row of this page reaches the entry loader: it may be narrower
-  const columns = references.length === 0 && info ? itemColumns(info) : null;
+  // only the columns the items need (findEntryPage reads whole rows when it reads references,
+  // the one case where rows of this page reach the entry loader)
+  const columns = info ? itemColumns(info) : null;
   const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns });
   if (result.refs) primeReferences(ctx, result.rows, result.refs, references);
   const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);

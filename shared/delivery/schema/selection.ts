@@ -1,13 +1,13 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
-/** The fields named `name` in a selection set (directly, or in inline or named fragments). */
-function fieldsNamed(info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>, name: string): FieldNode[] {
+/** Every field of these selection sets, with inline and named fragments flattened into them. */
+export function fieldsIn(info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>): FieldNode[] {
   const found: FieldNode[] = [];
   const seen = new Set<string>();
   const walk = (set: SelectionSetNode | undefined) => {
     for (const s of set?.selections ?? []) {
       if (s.kind === Kind.FIELD) {
-        if (s.name.value === name) found.push(s);
+        found.push(s);
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
         walk(s.selectionSet);
       } else if (!seen.has(s.name.value)) {
@@ -19,6 +19,10 @@ function fieldsNamed(info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetN
   sets.forEach(walk);
   return found;
 }
+
+/** The fields named `name` in a selection set (directly, or in inline or named fragments). */
+export const fieldsNamed = (info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>, name: string): FieldNode[] =>
+  fieldsIn(info, sets).filter((f) => f.name.value === name);
 
 /** Whether the current field's selection asks for `name` (directly, or in inline or named fragments). */
 export function selects(info: GraphQLResolveInfo, name: string): boolean {
