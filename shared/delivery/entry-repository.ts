@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import { compileEntryQuery, keyColumns, type EntryQuery } from './entry-query.js';
-import { entryColumns, type EntryColumn, type EntryRow } from './entry-row.js';
+import { entryColumns, type EntryRow, type EntryShape } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 
@@ -59,8 +59,8 @@ export async function findEntryPage(
     after?: unknown[] | null;
     countMatches?: boolean;
     references?: readonly string[];
-    /** Only these columns of the page's own rows (see `itemColumns`); not with `references`. */
-    columns?: ReadonlySet<EntryColumn> | null;
+    /** Only this part of the page's own rows (see `itemColumns`); not with `references`. */
+    columns?: EntryShape | null;
   },
 ): Promise<EntryPage> {
   const c = compileEntryQuery(q);
@@ -148,7 +148,7 @@ export async function findPagesByTarget(
   q: EntryQuery,
   edge: { kinds: string[] },
   targetIds: readonly string[],
-  page: { offset: number; limit: number; countMatches?: boolean; columns?: ReadonlySet<EntryColumn> | null },
+  page: { offset: number; limit: number; countMatches?: boolean; columns?: EntryShape | null },
 ): Promise<Map<string, EntryPage>> {
   const c = compileEntryQuery({ ...q, restrict: undefined });
   const p = c.params;
@@ -185,7 +185,7 @@ export async function findPagesBySource(
   db: Queryable,
   args: { orgId: string; scope: DeliveryScope; field: string; kind: string; allowedModels: string[] },
   sourceRowIds: readonly number[],
-  page: { offset: number; limit: number; columns?: ReadonlySet<EntryColumn> | null },
+  page: { offset: number; limit: number; columns?: EntryShape | null },
 ): Promise<Map<number, EntryPage>> {
   const { rows } = await db.query<KeyedRow & { _parent: number; _rn: number }>(
     `SELECT * FROM (SELECT g.row_id AS _parent, row_number() OVER (PARTITION BY g.row_id ORDER BY g.position) AS _rn, ${entryColumns('e', page.columns ?? undefined)}

@@ -1,4 +1,5 @@
 import type { EntryDbRow } from '../content/entry-row.js';
+import { lit } from './sql-params.js';
 
 /** One `entries` row as the read side selects it (the table's row type lives with the writer). */
 export type EntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 'scheduled_at'>;
@@ -28,6 +29,26 @@ const COLUMNS: EntryColumn[] = [
   'updated_at',
 ];
 
-/** Every column, or only `only` (kept in table order) for rows whose readers need no more. */
-export const entryColumns = (e = 'e', only?: ReadonlySet<EntryColumn>): string =>
-  (only ? COLUMNS.filter((c) => only.has(c)) : COLUMNS).map((c) => `${e}.${c}`).join(', ');
+/**
+ * A narrowed row (see `itemColumns`): only these columns, and of `fields` only these keys.
+ * A key that is not in a row's `fields` reads as null, which is what a missing value reads as.
+ */
+export interface EntryShape {
+  columns: ReadonlySet<EntryColumn>;
+  fieldKeys: ReadonlySet<string>;
+}
+
+/** Postgres takes at most 100 arguments per call, so `jsonb_build_object` at most 50 pairs. */
+const MAX_BUILT_KEYS = 50;
+
+const fieldsSql = (e: string, keys: ReadonlySet<string>): string => {
+  if (keys.size === 0) return `'{}'::jsonb AS fields`;
+  if (keys.size > MAX_BUILT_KEYS) return `${e}.fields`;
+  return `jsonb_build_object(${[...keys].map((k) => `${lit(k)}, ${e}.fields -> ${lit(k)}`).join(', ')}) AS fields`;
+};
+
+/** Every column, or only the shape's (kept in table order) for rows whose readers need no more. */
+export const entryColumns = (e = 'e', only?: EntryShape): string =>
+  (only ? COLUMNS.filter((c) => only.columns.has(c)) : COLUMNS)
+    .map((c) => (only && c === 'fields' ? fieldsSql(e, only.fieldKeys) : `${e}.${c}`))
+    .join(', ');

@@ -4,7 +4,7 @@ import { countEdgeAssets, findEdgeAssets } from './cms-repository.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
 import type { Input } from './entry-query.js';
-import type { EntryColumn, EntryRow } from './entry-row.js';
+import type { EntryRow, EntryShape } from './entry-row.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
 import { itemColumns } from './schema/item-columns.js';
@@ -29,9 +29,9 @@ function wants(info?: GraphQLResolveInfo) {
  * The columns the collection's items need (see `itemColumns`), and a key for them: parents that
  * ask for the same page share a loader only when they also select the same fields.
  */
-function pageColumns(info?: GraphQLResolveInfo): { set: ReadonlySet<EntryColumn> | null; key: string } {
+function pageColumns(info?: GraphQLResolveInfo): { set: EntryShape | null; key: string } {
   const set = info ? itemColumns(info) : null;
-  return { set, key: set ? [...set].sort().join(',') : '*' };
+  return { set, key: set ? `${[...set.columns].sort().join(',')}:${[...set.fieldKeys].sort().join(',')}` : '*' };
 }
 
 function lazyCollection<T, K>(pages: { load(k: K): Promise<{ rows: T[] }> }, totals: { load(k: K): Promise<number> }, key: K, page: Page, info?: GraphQLResolveInfo) {

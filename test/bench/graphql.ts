@@ -152,7 +152,10 @@ const SQL: Record<string, (c: pg.PoolClient) => Promise<unknown>> = {
     return [a.rows, au.rows];
   },
   async Q3(c) {
-    return (await c.query(`SELECT id, model_alias, published_at, title, fields FROM entries WHERE org_id = $1 AND in_delivery ORDER BY published_at DESC NULLS LAST, id LIMIT 20`, [orgId])).rows;
+    // only the values the fragments show, as for Q1, Q2 and Q4 (not the whole `fields` document)
+    const sql = `SELECT id, model_alias, published_at, title, fields->'views' AS views, fields->>'name' AS name
+      FROM entries WHERE org_id = $1 AND in_delivery ORDER BY published_at DESC NULLS LAST, id LIMIT 20`;
+    return (await c.query(sql, [orgId])).rows;
   },
   async Q4(c) {
     const author = await c.query(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, AUTHOR]);

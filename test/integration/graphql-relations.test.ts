@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryColumns } from '../../shared/delivery/entry-row.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { doc, heading, ids, insertAsset, para, setupOrg, uploadImage, type GqlOrg } from './graphql-support.js';
 
@@ -251,6 +252,35 @@ describe('collection items read only the columns their selection needs', () => {
       const { items, byId } = await both(selection);
       expect(items).toEqual(byId);
     }
+  });
+
+  it('every model field, read from a narrowed `fields`, matches the entry read by id', async () => {
+    const fields = `title views at author { id } cover { __typename id } people { items { id } } related { total items { id } }
+      body { type text entries { items { id } } } body_v2 { blocks { type text contentHTML } entries { items { id } } media_v2 { items { id } } }
+      hero { id } gallery { id } section { id path { id } } writer { id } writers { id } place { address latitude } extra price`;
+    const { items, byId } = await both(fields);
+    expect(items).toEqual(byId);
+    expect((items as Array<Record<string, unknown>>).some((i) => i.body_v2 !== null && i.hero !== null)).toBe(true);
+    // the generic collection, with model fields in fragments of two models, against entry(id)
+    const page = await o.d(`{ entryCollection(limit: 50) { items { id ... on Article { title views body_v2 { blocks { type } } } ... on Person { name } } } }`);
+    const generic = page.entryCollection.items as Array<{ id: string }>;
+    expect(generic.length).toBeGreaterThan(4);
+    for (const item of generic) {
+      expect(item).toEqual((await o.d(`{ entry(id: "${item.id}") { id ... on Article { title views body_v2 { blocks { type } } } ... on Person { name } } }`)).entry);
+    }
+  });
+
+  it('a narrowed row carries exactly the asked keys of `fields`, missing ones as null', async () => {
+    const read = async (keys: string[]) => {
+      const shape = { columns: new Set(['id', 'fields'] as const), fieldKeys: new Set(keys) };
+      const sql = `SELECT ${entryColumns('e', shape)} FROM entries e WHERE e.org_id = $1 AND e.id = 'a1' AND e.in_delivery`;
+      return (await app.services.db.query<{ id: string; fields: Record<string, unknown> }>(sql, [o.orgId])).rows[0];
+    };
+    expect(await read(['views', 'price', 'nothing', "it's"])).toEqual({ id: 'a1', fields: { views: 10, price: '19.99', nothing: null, "it's": null } });
+    expect(await read([])).toEqual({ id: 'a1', fields: {} });
+    // beyond what one jsonb_build_object call takes, the whole value is read
+    const many = await read(Array.from({ length: 60 }, (_, i) => `k${i}`));
+    expect(Object.keys(many.fields)).toContain('body');
   });
 
   it('so do the items of reverse relations and of reference lists', async () => {

@@ -15,8 +15,9 @@ function infoOf(query: string): GraphQLResolveInfo {
 }
 const columnsOf = (query: string) => {
   const c = itemColumns(infoOf(query));
-  return c ? [...c].sort() : null;
+  return c ? [...c.columns].sort() : null;
 };
+const keysOf = (query: string) => [...itemColumns(infoOf(query))!.fieldKeys].sort();
 const BASE = ['fields', 'id', 'model_alias', 'row_id'];
 
 describe('itemColumns', () => {
@@ -45,5 +46,22 @@ describe('itemColumns', () => {
 
   it('leaves the columns at the base set when no items are selected', () => {
     expect(columnsOf(`{ articleCollection { total } }`)).toEqual(BASE);
+    expect(keysOf(`{ articleCollection { total } }`)).toEqual([]);
+  });
+
+  it('reads of `fields` only the keys of the model fields selected, over every fragment', () => {
+    expect(keysOf(`{ entryCollection { items { id system { title } ... on Article { title views author { name } } ... on Author { name } } } }`)).toEqual([
+      'author',
+      'name',
+      'title',
+      'views',
+    ]);
+    // `body_v2` resolves the value stored under `body`; nested selections add no keys
+    expect(keysOf(`query { articleCollection { items { ...A } } } fragment A on Article { body_v2 { json entries { items { id } } } tags }`)).toEqual([
+      'body',
+      'body_v2',
+      'tags',
+    ]);
+    expect(keysOf(`{ articleCollection { items { id __typename attrs system { createdAt } } } }`)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { EntryColumn } from '../entry-row.js';
+import type { EntryColumn, EntryShape } from '../entry-row.js';
 import { fieldsIn, fieldsNamed } from './selection.js';
 
 /** What every page row carries: identity, type resolution and the model fields' values. */
@@ -27,15 +27,17 @@ const SYSTEM_COLUMN: Readonly<Record<string, EntryColumn | null>> = {
 };
 
 /**
- * The columns a collection's `items` need, from the query's selection: model fields read
- * `fields`, `system` subfields their own columns, `attrs` its column. Null — read them all —
- * when the items select anything else that reads a row: `relations` (next-entry keys come from
- * the row) or a `system` field this table does not know. A page of wide rows of which a
- * response shows a few fields then costs what those fields cost to transfer and parse. Rows
- * read this way must not reach the entry loader, whose readers expect whole rows.
+ * What a collection's `items` read of their rows, from the query's selection: model fields
+ * their own key of `fields` (a model field resolves `fields[alias]`; rich content's `<alias>_v2`
+ * too), `system` subfields their own columns, `attrs` its column. Null — read whole rows — when
+ * the items select anything else that reads a row: `relations` (next-entry keys come from the
+ * row) or a `system` field this table does not know. A page of wide rows of which a response
+ * shows a few fields then costs what those fields cost to transfer and parse. Rows read this way
+ * must not reach the entry loader, whose readers expect whole rows.
  */
-export function itemColumns(info: GraphQLResolveInfo): ReadonlySet<EntryColumn> | null {
+export function itemColumns(info: GraphQLResolveInfo): EntryShape | null {
   const columns = new Set<EntryColumn>(BASE);
+  const fieldKeys = new Set<string>();
   const items = fieldsNamed(info, info.fieldNodes.map((f) => f.selectionSet), 'items');
   for (const field of fieldsIn(info, items.map((i) => i.selectionSet))) {
     switch (field.name.value) {
@@ -51,8 +53,16 @@ export function itemColumns(info: GraphQLResolveInfo): ReadonlySet<EntryColumn> 
       case 'attrs':
         columns.add('attrs');
         break;
-      // id, __typename and model fields (their values live in `fields`)
+      case 'id':
+      case '__typename':
+        break;
+      default: {
+        // a model field; `x_v2` is either rich content stored under `x` or a field named so
+        const name = field.name.value;
+        fieldKeys.add(name);
+        if (name.endsWith('_v2')) fieldKeys.add(name.slice(0, -3));
+      }
     }
   }
-  return columns;
+  return { columns, fieldKeys };
 }
