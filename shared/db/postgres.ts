@@ -15,11 +15,14 @@ const types = {
   },
 };
 
-// Statement names by text. Only fixed texts ask to be prepared, so this stays small.
+// Statement names by text. Texts asked to be prepared are fixed or one per shape of selection
+// (a bounded set per app, see entry-repository): past the cap a text runs unnamed, since every
+// connection keeps each statement it prepared.
+const PREPARED_TEXTS_MAX = 2000;
 const statementNames = new Map<string, string>();
-const statementName = (sql: string): string => {
+const statementName = (sql: string): string | undefined => {
   let name = statementNames.get(sql);
-  if (!name) statementNames.set(sql, (name = `folio_${statementNames.size}`));
+  if (!name && statementNames.size < PREPARED_TEXTS_MAX) statementNames.set(sql, (name = `folio_${statementNames.size}`));
   return name;
 };
 
@@ -41,7 +44,8 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
       await client.query('SET plan_cache_mode = force_generic_plan').catch(() => {});
       generic.add(client);
     }
-    return client.query({ name: statementName(sql), text: sql, values });
+    const name = statementName(sql);
+    return name ? client.query({ name, text: sql, values }) : client.query(sql, values);
   };
   const prepared = async (client: pg.Pool | pg.PoolClient, sql: string, values: unknown[] | undefined) => {
     if (!(client instanceof pg.Pool)) return runPrepared(client, sql, values);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import { compileEntryQuery, keyColumns, type EntryQuery } from './entry-query.js';
-import { entryColumns, type EntryRow, type EntryShape } from './entry-row.js';
+import { entryColumns, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 
@@ -22,15 +22,16 @@ export interface EntryPage {
  * Extends a statement yielding entry rows (entry columns, then `extra` columns) so that it also
  * yields the visible entries its rows' single-reference `fields` point at, flagged `_ref`, in
  * the same round trip. Own rows come first, in `orderBy` (over the extra columns) when given.
+ * Both parts have the columns of `shape` (whole rows without one): it must serve both readers.
  */
 function withReferenceTargets(
   sql: string,
-  o: { org: string; scope: DeliveryScope; fields: string; extra?: string[]; orderBy?: string },
+  o: { org: string; scope: DeliveryScope; fields: string; extra?: string[]; orderBy?: string; shape?: EntryShape | null },
 ): string {
   const extra = o.extra ?? [];
   return (
     `WITH p AS (${sql}) SELECT false AS _ref, p.* FROM p UNION ALL ` +
-    `SELECT true AS _ref, ${entryColumns('r')}${extra.map((c) => `, NULL AS ${c}`).join('')} FROM entries r ` +
+    `SELECT true AS _ref, ${entryColumns('r', o.shape ?? undefined)}${extra.map((c) => `, NULL AS ${c}`).join('')} FROM entries r ` +
     `WHERE r.org_id = ${o.org} AND ${visibleSql('r', o.scope)} AND r.id IN (SELECT p.fields ->> f FROM p, unnest(${o.fields}::text[]) AS f)` +
     (o.orderBy ? ` ORDER BY _ref, ${o.orderBy}` : '')
   );
@@ -59,7 +60,10 @@ export async function findEntryPage(
     after?: unknown[] | null;
     countMatches?: boolean;
     references?: readonly string[];
-    /** Only this part of the page's own rows (see `itemColumns`); not with `references`. */
+    /**
+     * Only this part of the rows (see `entryShape`); with `references` the targets share the
+     * statement's columns, so the shape must serve their readers too.
+     */
     columns?: EntryShape | null;
   },
 ): Promise<EntryPage> {
@@ -68,9 +72,7 @@ export async function findEntryPage(
   const conds = [c.where];
   if (page.after) conds.push(keysetSql(c.keys, page.after, (v) => p.add(v)));
   const references = page.references ?? [];
-  // with references the page's rows and their targets share columns (UNION ALL) and all go to
-  // the entry loader, whose readers expect whole rows
-  const columns = references.length > 0 ? undefined : (page.columns ?? undefined);
+  const columns = page.columns ?? undefined;
   const select = `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
   const window = `LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.after ? 0 : page.offset)}`;
   // A substring search on the title is served by the trigram index; walking the order index
@@ -83,7 +85,7 @@ export async function findEntryPage(
     : `${select} ORDER BY ${orderBySql(c.keys)} ${window}`;
   if (references.length > 0) {
     const extra = [...c.keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`])), ...(counted ? ['_total'] : [])];
-    sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys) });
+    sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys), shape: columns });
   }
   const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values);
   const own = references.length > 0 ? rows.filter((r) => !r._ref) : rows;
@@ -100,14 +102,22 @@ export async function countEntries(db: Queryable, q: EntryQuery): Promise<number
   return rows[0]?.n ?? 0;
 }
 
-// The by-id statements are fixed texts per scope (prepared on Postgres): built once, not per call.
-const byIdSql = (scope: DeliveryScope) =>
-  `SELECT ${entryColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`;
-const BY_ID_SQL: Record<DeliveryScope, string> = { delivery: byIdSql('delivery'), preview: byIdSql('preview') };
-const BY_ID_WITH_REFERENCES_SQL: Record<DeliveryScope, string> = {
-  delivery: withReferenceTargets(byIdSql('delivery'), { org: '$1', scope: 'delivery', fields: '$3' }),
-  preview: withReferenceTargets(byIdSql('preview'), { org: '$1', scope: 'preview', fields: '$3' }),
-};
+// The by-id statements are fixed texts per scope and shape (prepared on Postgres): built once
+// per shape, not per call. Shapes come from queries' selections: a bounded number is kept.
+const byIdSql = (scope: DeliveryScope, shape: EntryShape | null) =>
+  `SELECT ${entryColumns('e', shape ?? undefined)} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`;
+const BY_ID_TEXTS_KEPT = 1000;
+const byIdTexts = new Map<string, string>();
+function byIdText(scope: DeliveryScope, shape: EntryShape | null, withReferences: boolean): string {
+  const key = `${scope}|${withReferences}|${shapeKey(shape)}`;
+  let sql = byIdTexts.get(key);
+  if (sql === undefined) {
+    sql = byIdSql(scope, shape);
+    if (withReferences) sql = withReferenceTargets(sql, { org: '$1', scope, fields: '$3', shape });
+    if (byIdTexts.size < BY_ID_TEXTS_KEPT) byIdTexts.set(key, sql);
+  }
+  return sql;
+}
 
 /**
  * Visible entries by id together with the visible entries their single-reference `fields` point
@@ -120,16 +130,20 @@ export async function findEntriesWithReferences(
   scope: DeliveryScope,
   ids: readonly string[],
   fields: readonly string[],
+  shape: EntryShape | null = null,
 ): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
-  const { rows } = await db.query<EntryRow & { _ref: boolean }>(BY_ID_WITH_REFERENCES_SQL[scope], [orgId, ids, fields], { prepare: true });
+  const { rows } = await db.query<EntryRow & { _ref: boolean }>(byIdText(scope, shape, true), [orgId, ids, fields], { prepare: true });
   const out: { rows: EntryRow[]; refs: EntryRow[] } = { rows: [], refs: [] };
   for (const { _ref, ...row } of rows) (_ref ? out.refs : out.rows).push(row);
   return out;
 }
 
-/** Visible entries by id (the DataLoader batch behind `entry(id)` and single references). */
-export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[]): Promise<EntryRow[]> {
-  const { rows } = await db.query<EntryRow>(BY_ID_SQL[scope], [orgId, ids], { prepare: true });
+/**
+ * Visible entries by id (the DataLoader batch behind `entry(id)` and single references), whole
+ * or narrowed to a shape (see `entryShape`).
+ */
+export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[], shape: EntryShape | null = null): Promise<EntryRow[]> {
+  const { rows } = await db.query<EntryRow>(byIdText(scope, shape, false), [orgId, ids], { prepare: true });
   return rows;
 }
 

@@ -38,6 +38,21 @@ export interface EntryShape {
   fieldKeys: ReadonlySet<string>;
 }
 
+/** A key naming the shape (loader and statement caches); `*` for whole rows. */
+export const shapeKey = (shape: EntryShape | null): string =>
+  shape ? `${[...shape.columns].sort().join(',')}:${[...shape.fieldKeys].sort().join(',')}` : '*';
+
+/** Whether a row read in shape `a` (null: whole) carries everything a reader of `b` needs. */
+export const shapeCovers = (a: EntryShape | null, b: EntryShape): boolean =>
+  a === null || ([...b.columns].every((c) => a.columns.has(c)) && [...b.fieldKeys].every((k) => a.fieldKeys.has(k)));
+
+/** Rows that serve every one of these readers; whole rows when one of them needs them. */
+export function unionShapes(shapes: ReadonlyArray<EntryShape | null>): EntryShape | null {
+  if (shapes.some((s) => s === null)) return null;
+  const all = shapes as EntryShape[];
+  return { columns: new Set(all.flatMap((s) => [...s.columns])), fieldKeys: new Set(all.flatMap((s) => [...s.fieldKeys])) };
+}
+
 /** Postgres takes at most 100 arguments per call, so `jsonb_build_object` at most 50 pairs. */
 const MAX_BUILT_KEYS = 50;
 

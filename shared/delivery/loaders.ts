@@ -4,7 +4,7 @@ import type { Queryable } from '../db/index.js';
 import { findAssetsByIds, findCmsByIds, findImagePresets, findSectionPaths } from './cms-repository.js';
 import type { AssetRow, AuthorRow, LabelRow, ListRow, SectionRow } from './cms-rows.js';
 import { findEntriesByIds } from './entry-repository.js';
-import type { EntryRow } from './entry-row.js';
+import { shapeCovers, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 
 export interface OrgModels {
@@ -14,7 +14,18 @@ export interface OrgModels {
 
 /** Per-request batching (DESIGN §4): every by-id read goes through one of these. */
 export interface DeliveryLoaders {
+  /** Whole entry rows. */
   entry: DataLoader<string, EntryRow | null>;
+  /**
+   * Entry rows narrowed to a shape (see `entryShape`), one loader per shape; `entry` itself for
+   * null (whole rows). A row primed here may carry more than the shape asks for.
+   */
+  entryShaped(shape: EntryShape | null): DataLoader<string, EntryRow | null>;
+  /**
+   * Hands a row read in `shape` (null: whole) — or null, none visible — to every entry loader
+   * whose shape it covers.
+   */
+  primeEntry(shape: EntryShape | null, id: string, row: EntryRow | null): void;
   asset: DataLoader<string, AssetRow | null>;
   section: DataLoader<string, SectionRow | null>;
   sectionPath: DataLoader<string, SectionRow[]>;
@@ -29,18 +40,54 @@ export interface DeliveryLoaders {
   keyed<K, V>(signature: string, batch: (keys: readonly K[]) => Promise<ReadonlyArray<V>>): DataLoader<K, V>;
 }
 
-const byId = <T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) =>
-  new DataLoader<string, T | null>(async (ids) => {
+/** A batch of rows by id, in the order asked, null where none is visible. */
+const byIdBatch =
+  <T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) =>
+  async (ids: readonly string[]): Promise<Array<T | null>> => {
     const rows = await load(ids);
     const map = new Map(rows.map((r) => [r.id, r]));
     return ids.map((id) => map.get(id) ?? null);
-  });
+  };
+const byId = <T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) => new DataLoader<string, T | null>(byIdBatch(load));
 
 export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope): DeliveryLoaders {
   const keyedLoaders = new Map<string, DataLoader<unknown, unknown>>();
   let presets: Promise<Map<string, Record<string, unknown>>> | null = null;
+  // Entry rows read or primed in this request, with the shape they were read in (null: whole):
+  // a shaped read takes a row from here when one that covers its shape is known.
+  const known = new Map<string, Array<{ shape: EntryShape | null; row: EntryRow | null }>>();
+  const remember = (shape: EntryShape | null, id: string, row: EntryRow | null) => known.set(id, [...(known.get(id) ?? []), { shape, row }]);
+  const recall = (shape: EntryShape, id: string) => known.get(id)?.find((k) => shapeCovers(k.shape, shape));
+  const readEntries = (shape: EntryShape | null) => async (ids: readonly string[]) => {
+    const rows = await byIdBatch((missing) => findEntriesByIds(db, orgId, scope, missing, shape))(ids);
+    ids.forEach((id, i) => remember(shape, id, rows[i]));
+    return rows;
+  };
+  const entry = new DataLoader<string, EntryRow | null>(readEntries(null));
+  const keyed = <K, V>(signature: string, batch: (keys: readonly K[]) => Promise<ReadonlyArray<V>>) => {
+    let loader = keyedLoaders.get(signature) as DataLoader<K, V> | undefined;
+    if (!loader) {
+      loader = new DataLoader<K, V>(batch);
+      keyedLoaders.set(signature, loader as DataLoader<unknown, unknown>);
+    }
+    return loader;
+  };
   return {
-    entry: byId((ids) => findEntriesByIds(db, orgId, scope, ids)),
+    entry,
+    entryShaped(shape) {
+      if (!shape) return entry;
+      return keyed<string, EntryRow | null>(`entry:${shapeKey(shape)}`, async (ids) => {
+        const out = ids.map((id) => recall(shape, id));
+        const missing = ids.filter((_, i) => !out[i]);
+        const read = missing.length > 0 ? await readEntries(shape)(missing) : [];
+        let next = 0;
+        return out.map((k) => (k ? k.row : read[next++]));
+      });
+    },
+    primeEntry(shape, id, row) {
+      remember(shape, id, row);
+      if (!shape) entry.prime(id, row);
+    },
     asset: byId((ids) => findAssetsByIds(db, orgId, ids)),
     section: byId((ids) => findCmsByIds<SectionRow>(db, 'sections', orgId, ids)),
     sectionPath: new DataLoader(async (ids) => {
@@ -51,13 +98,6 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
     label: byId((ids) => findCmsByIds<LabelRow>(db, 'labels', orgId, ids)),
     list: byId((ids) => findCmsByIds<ListRow>(db, 'lists', orgId, ids)),
     presets: () => (presets ??= findImagePresets(db, orgId).then((rows) => new Map(rows.map((r) => [r.name, r.options])))),
-    keyed<K, V>(signature: string, batch: (keys: readonly K[]) => Promise<ReadonlyArray<V>>) {
-      let loader = keyedLoaders.get(signature) as DataLoader<K, V> | undefined;
-      if (!loader) {
-        loader = new DataLoader<K, V>(batch);
-        keyedLoaders.set(signature, loader as DataLoader<unknown, unknown>);
-      }
-      return loader;
-    },
+    keyed,
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entryColumns } from '../../shared/delivery/entry-row.js';
+import { entryColumns, type EntryColumn } from '../../shared/delivery/entry-row.js';
+import { createLoaders } from '../../shared/delivery/loaders.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { doc, heading, ids, insertAsset, para, setupOrg, uploadImage, type GqlOrg } from './graphql-support.js';
 
@@ -268,6 +269,55 @@ describe('collection items read only the columns their selection needs', () => {
     for (const item of generic) {
       expect(item).toEqual((await o.d(`{ entry(id: "${item.id}") { id ... on Article { title views body_v2 { blocks { type } } } ... on Person { name } } }`)).entry);
     }
+  });
+
+  it('an entry by id and the targets of its references, read narrowed, match whole rows (which `relations` asks for)', async () => {
+    const selection = `id attrs title views body_v2 { blocks { type } } ${SYSTEM}
+      author { id name system { createdAt labels { id } } } cover { __typename id ... on Person { name } ... on Article { title views } }`;
+    for (const id of ['a1', 'a2', 'a3']) {
+      const narrow = await statements(`{ article(id: "${id}") { ${selection} } }`);
+      const whole = await statements(`{ article(id: "${id}") { ${selection} relations { __typename } } }`);
+      expect({ ...narrow.data.article, relations: whole.data.article.relations }).toEqual(whole.data.article);
+      // the entry with its targets in one statement (plus the labels, where it has some)
+      expect(narrow.count).toBe(whole.count);
+      expect(narrow.count).toBeLessThanOrEqual(2);
+    }
+    const generic = await o.d(`{ entry(id: "a1") { id ... on Article { title author { name } } } }`);
+    expect(generic.entry).toEqual({ id: 'a1', title: 'A1', author: { name: 'Ann' } });
+  });
+
+  it('the same reference selected twice with different fields, and a page with references, take one statement', async () => {
+    const twice = await statements(`{ article(id: "a1") { a: author { name } b: author { id system { createdAt } } c: cover { id } } }`);
+    expect(twice.data.article).toMatchObject({ a: { name: 'Ann' }, b: { id: 'p1' }, c: { id: 'p2' } });
+    expect(typeof twice.data.article.b.system.createdAt).toBe('string');
+    expect(twice.count).toBe(1);
+    const items = `id title author { name system { publishedAt } } cover { id ... on Article { title } }`;
+    const page = await statements(`{ articleCollection(order: {views: ASC}) { items { ${items} } } }`);
+    const whole = await o.d(`{ articleCollection(order: {views: ASC}) { items { ${items} relations { __typename } } } }`);
+    expect(page.data.articleCollection.items).toEqual(whole.articleCollection.items.map(({ relations: _, ...rest }: { relations: unknown }) => rest));
+    expect(page.count).toBe(1);
+  });
+
+  it('a shaped entry loader takes a row already read in a shape that covers its own, and reads otherwise', async () => {
+    const loaders = createLoaders(app.services.db, o.orgId, 'delivery');
+    const shape = (columns: EntryColumn[], keys: string[]) => ({ columns: new Set<EntryColumn>(['row_id', 'id', 'model_alias', 'fields', ...columns]), fieldKeys: new Set(keys) });
+    const reads = async <T>(fn: () => Promise<T>) => {
+      const before = app.services.db.stats.queries;
+      const value = await fn();
+      return { value, count: app.services.db.stats.queries - before };
+    };
+    const narrow = await reads(() => loaders.entryShaped(shape([], ['name'])).load('p1'));
+    expect([narrow.value?.fields, narrow.value?.created_at, narrow.count]).toEqual([{ name: 'Ann' }, undefined, 1]);
+    // wider than what was read: read again, in its own shape
+    const wide = await reads(() => loaders.entryShaped(shape(['created_at'], ['name'])).load('p1'));
+    expect([wide.value?.created_at instanceof Date, wide.count]).toEqual([true, 1]);
+    // covered by the wide row, or by a whole one, or known not to be visible: no read
+    const covered = await reads(() => Promise.all([loaders.entryShaped(shape(['created_at'], [])).load('p1'), loaders.entry.load('p2')]));
+    expect(covered.count).toBe(1); // p2, whole
+    const fromWhole = await reads(() => loaders.entryShaped(shape(['status'], ['name'])).load('p2'));
+    expect([fromWhole.value?.fields, fromWhole.count]).toEqual([{ name: 'Bob' }, 0]);
+    loaders.primeEntry(shape(['title'], []), 'ghost', null);
+    expect(await reads(() => loaders.entryShaped(shape([], [])).load('ghost'))).toEqual({ value: null, count: 0 });
   });
 
   it('a narrowed row carries exactly the asked keys of `fields`, missing ones as null', async () => {

@@ -3,11 +3,11 @@ import { decodeContinuationToken, encodeContinuationToken, type TokenBinding } f
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
 import { countEntries, findEntriesWithReferences, findEntryPage, keyValues, pageCountsMatches } from '../entry-repository.js';
-import type { EntryRow } from '../entry-row.js';
+import { shapeKey, type EntryRow, type EntryShape } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
-import { itemColumns } from './item-columns.js';
+import { itemSets, withTargetsShape } from './item-columns.js';
 import { selects, selectsWithin } from './selection.js';
 
 export interface CollectionArgs {
@@ -43,11 +43,10 @@ export async function entryCollection(
   const counting = wantsTotal && !countMatches ? countEntries(ctx.db, q) : null;
   counting?.catch(() => {}); // a failure surfaces when the field resolves
   const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
-  // only the columns the items need (findEntryPage reads whole rows when it reads references,
-  // the one case where rows of this page reach the entry loader)
-  const columns = info ? itemColumns(info) : null;
+  // only the columns the items (and the targets of their references) need
+  const columns = info ? withTargetsShape(info, itemSets(info), references) : null;
   const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns });
-  if (result.refs) primeReferences(ctx, result.rows, result.refs, references);
+  if (result.refs) primeReferences(ctx, result.rows, result.refs, references, columns);
   const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);
   const last = result.rows[result.rows.length - 1];
   const wantsToken = after !== null || page.offset === 0;
@@ -68,7 +67,8 @@ export async function entryById(
 ): Promise<EntryRow | null> {
   if (!id) return null;
   const refs = model && info ? selectedReferences(model, (alias) => selects(info, alias)) : [];
-  const loader = refs.length === 0 ? ctx.loaders.entry : withReferencesLoader(ctx, refs);
+  const shape = info ? withTargetsShape(info, info.fieldNodes.map((f) => f.selectionSet), refs) : null;
+  const loader = refs.length === 0 ? ctx.loaders.entryShaped(shape) : withReferencesLoader(ctx, refs, shape);
   const row = await loader.load(id);
   if (!row || (model && row.model_alias !== model.alias)) return null;
   return row;
@@ -84,24 +84,24 @@ function selectedReferences(model: ModelDefinition, selected: (alias: string) =>
  * loader, where the reference resolvers look them up; a target that is not visible resolves to
  * null without another read.
  */
-function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: readonly EntryRow[], fields: readonly string[]): void {
+function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: readonly EntryRow[], fields: readonly string[], shape: EntryShape | null): void {
   const found = new Set<string>();
   for (const r of [...refs, ...rows]) {
     found.add(r.id);
-    ctx.loaders.entry.prime(r.id, r);
+    ctx.loaders.primeEntry(shape, r.id, r);
   }
   for (const r of rows) {
     for (const f of fields) {
       const target = r.fields?.[f];
-      if (typeof target === 'string' && !found.has(target)) ctx.loaders.entry.prime(target, null);
+      if (typeof target === 'string' && !found.has(target)) ctx.loaders.primeEntry(shape, target, null);
     }
   }
 }
 
-function withReferencesLoader(ctx: DeliveryContext, fields: string[]) {
-  return ctx.loaders.keyed<string, EntryRow | null>(`entry+references:${fields.join(',')}`, async (ids) => {
-    const { rows, refs } = await findEntriesWithReferences(ctx.db, ctx.orgId, ctx.scope, ids, fields);
-    primeReferences(ctx, rows, refs, fields);
+function withReferencesLoader(ctx: DeliveryContext, fields: string[], shape: EntryShape | null) {
+  return ctx.loaders.keyed<string, EntryRow | null>(`entry+references:${fields.join(',')}:${shapeKey(shape)}`, async (ids) => {
+    const { rows, refs } = await findEntriesWithReferences(ctx.db, ctx.orgId, ctx.scope, ids, fields, shape);
+    primeReferences(ctx, rows, refs, fields, shape);
     const own = new Map(rows.map((r) => [r.id, r]));
     return ids.map((i) => own.get(i) ?? null);
   });

@@ -1,5 +1,5 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import type { EntryColumn, EntryShape } from '../entry-row.js';
+import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { unionShapes, type EntryColumn, type EntryShape } from '../entry-row.js';
 import { fieldsIn, fieldsNamed } from './selection.js';
 
 /** What every page row carries: identity, type resolution and the model fields' values. */
@@ -27,19 +27,18 @@ const SYSTEM_COLUMN: Readonly<Record<string, EntryColumn | null>> = {
 };
 
 /**
- * What a collection's `items` read of their rows, from the query's selection: model fields
- * their own key of `fields` (a model field resolves `fields[alias]`; rich content's `<alias>_v2`
- * too), `system` subfields their own columns, `attrs` its column. Null — read whole rows — when
- * the items select anything else that reads a row: `relations` (next-entry keys come from the
- * row) or a `system` field this table does not know. A page of wide rows of which a response
- * shows a few fields then costs what those fields cost to transfer and parse. Rows read this way
- * must not reach the entry loader, whose readers expect whole rows.
+ * What the entries these selection sets apply to read of their rows: model fields their own key
+ * of `fields` (a model field resolves `fields[alias]`; rich content's `<alias>_v2` too), `system`
+ * subfields their own columns, `attrs` its column. Null — read whole rows — when the selection
+ * asks for anything else that reads a row: `relations` (next-entry keys come from the row) or a
+ * `system` field this table does not know. A page of wide rows of which a response shows a few
+ * fields then costs what those fields cost to transfer and parse. Rows read this way must not
+ * reach the shared entry loader, whose readers expect whole rows (`loaders.entryShaped`).
  */
-export function itemColumns(info: GraphQLResolveInfo): EntryShape | null {
+export function entryShape(info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>): EntryShape | null {
   const columns = new Set<EntryColumn>(BASE);
   const fieldKeys = new Set<string>();
-  const items = fieldsNamed(info, info.fieldNodes.map((f) => f.selectionSet), 'items');
-  for (const field of fieldsIn(info, items.map((i) => i.selectionSet))) {
+  for (const field of fieldsIn(info, sets)) {
     switch (field.name.value) {
       case 'system':
         for (const sub of fieldsIn(info, [field.selectionSet])) {
@@ -66,3 +65,30 @@ export function itemColumns(info: GraphQLResolveInfo): EntryShape | null {
   }
   return { columns, fieldKeys };
 }
+
+const setsOf = (nodes: readonly FieldNode[]) => nodes.map((f) => f.selectionSet);
+
+/** The selection sets of the current collection field's `items`. */
+export const itemSets = (info: GraphQLResolveInfo): Array<SelectionSetNode | undefined> => setsOf(fieldsNamed(info, setsOf(info.fieldNodes), 'items'));
+
+/** What a collection's `items` read (see `entryShape`). */
+export const itemColumns = (info: GraphQLResolveInfo): EntryShape | null => entryShape(info, itemSets(info));
+
+// Every item of a list resolves a field with the same field nodes: its shape is walked once.
+const ownShapes = new WeakMap<readonly FieldNode[], EntryShape | null>();
+
+/** What the current field's own entry reads: an entry by id, the target of a reference. */
+export function ownShape(info: GraphQLResolveInfo): EntryShape | null {
+  let shape = ownShapes.get(info.fieldNodes);
+  if (shape === undefined) ownShapes.set(info.fieldNodes, (shape = entryShape(info, setsOf(info.fieldNodes))));
+  return shape;
+}
+
+/**
+ * What one statement reading the entries of these selection sets together with the targets of
+ * their single references `fields` must select: own rows and targets share its columns. Each
+ * reference resolver then finds its target among the rows read (`loaders.primeEntry`), since its
+ * own selection is part of the union.
+ */
+export const withTargetsShape = (info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>, fields: readonly string[]): EntryShape | null =>
+  unionShapes([entryShape(info, sets), ...fields.map((f) => entryShape(info, setsOf(fieldsNamed(info, sets, f))))]);

@@ -19,6 +19,7 @@ import { CmsMedia } from './asset-types.js';
 import { CmsAuthor, CmsSection } from './cms-types.js';
 import { pageArgsConfig, pageOf, type PageArgs } from './collection.js';
 import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js';
+import { ownShape } from './item-columns.js';
 import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars.js';
 
@@ -69,9 +70,9 @@ function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
   }
   return {
     type: only ? reg.object(only) : CmsEntry,
-    resolve: async (row, _a, ctx) => {
+    resolve: async (row, _a, ctx, info) => {
       const id = valueOf(row, f);
-      return typeof id === 'string' ? allowed(await ctx.loaders.entry.load(id)) : null;
+      return typeof id === 'string' ? allowed(await ctx.loaders.entryShaped(ownShape(info)).load(id)) : null;
     },
   };
 }
