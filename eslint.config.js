@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'dist-bench/**', 'data/**', 'node_modules/**', '.tmp/**'] },
   js.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
   ...tseslint.configs.recommended,

@@ -38,13 +38,23 @@ export interface EntryShape {
   fieldKeys: ReadonlySet<string>;
 }
 
+const keys = new WeakMap<EntryShape, string>();
+
 /** A key naming the shape (loader and statement caches); `*` for whole rows. */
-export const shapeKey = (shape: EntryShape | null): string =>
-  shape ? `${[...shape.columns].sort().join(',')}:${[...shape.fieldKeys].sort().join(',')}` : '*';
+export function shapeKey(shape: EntryShape | null): string {
+  if (!shape) return '*';
+  let key = keys.get(shape);
+  if (key === undefined) keys.set(shape, (key = `${[...shape.columns].sort().join(',')}:${[...shape.fieldKeys].sort().join(',')}`));
+  return key;
+}
 
 /** Whether a row read in shape `a` (null: whole) carries everything a reader of `b` needs. */
-export const shapeCovers = (a: EntryShape | null, b: EntryShape): boolean =>
-  a === null || ([...b.columns].every((c) => a.columns.has(c)) && [...b.fieldKeys].every((k) => a.fieldKeys.has(k)));
+export function shapeCovers(a: EntryShape | null, b: EntryShape): boolean {
+  if (a === null || a === b) return true;
+  for (const c of b.columns) if (!a.columns.has(c)) return false;
+  for (const k of b.fieldKeys) if (!a.fieldKeys.has(k)) return false;
+  return true;
+}
 
 /** Rows that serve every one of these readers; whole rows when one of them needs them. */
 export function unionShapes(shapes: ReadonlyArray<EntryShape | null>): EntryShape | null {

@@ -4,7 +4,7 @@ import { countEdgeAssets, findEdgeAssets } from './cms-repository.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
 import type { Input } from './entry-query.js';
-import type { EntryRow, EntryShape } from './entry-row.js';
+import { shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
 import { itemColumns } from './schema/item-columns.js';
@@ -31,7 +31,7 @@ function wants(info?: GraphQLResolveInfo) {
  */
 function pageColumns(info?: GraphQLResolveInfo): { set: EntryShape | null; key: string } {
   const set = info ? itemColumns(info) : null;
-  return { set, key: set ? `${[...set.columns].sort().join(',')}:${[...set.fieldKeys].sort().join(',')}` : '*' };
+  return { set, key: shapeKey(set) };
 }
 
 function lazyCollection<T, K>(pages: { load(k: K): Promise<{ rows: T[] }> }, totals: { load(k: K): Promise<number> }, key: K, page: Page, info?: GraphQLResolveInfo) {

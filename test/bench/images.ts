@@ -20,18 +20,21 @@
  */
 import autocannon from 'autocannon';
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Agent, createServer, get as httpGet, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import type { ImagePresetOptions } from '../../shared/assets/types.js';
+import { projectRoot } from '../../shared/paths.js';
 import { startTestApp } from '../support/harness.js';
 
 const opsPer = Number(process.env.BENCH_OPS ?? 40);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const hitSeconds = Number(process.env.BENCH_HIT_SECONDS ?? 10);
-const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
+// from the repository root: the benchmark also runs compiled, from dist-bench/
+const fixture = (name: string) => readFile(path.join(projectRoot, 'test/fixtures/images', name));
 const qualities = Array.from({ length: opsPer }, (_, i) => 50 + (i % 50));
 
 // The client of the miss runs in this process too: node:http on kept-alive connections, like

@@ -7,7 +7,7 @@ import { shapeKey, type EntryRow, type EntryShape } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
-import { itemSets, withTargetsShape } from './item-columns.js';
+import { readShape } from './item-columns.js';
 import { selects, selectsWithin } from './selection.js';
 
 export interface CollectionArgs {
@@ -44,7 +44,7 @@ export async function entryCollection(
   counting?.catch(() => {}); // a failure surfaces when the field resolves
   const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
   // only the columns the items (and the targets of their references) need
-  const columns = info ? withTargetsShape(info, itemSets(info), references) : null;
+  const columns = info ? readShape(info, 'items', references) : null;
   const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns });
   if (result.refs) primeReferences(ctx, result.rows, result.refs, references, columns);
   const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);
@@ -67,7 +67,7 @@ export async function entryById(
 ): Promise<EntryRow | null> {
   if (!id) return null;
   const refs = model && info ? selectedReferences(model, (alias) => selects(info, alias)) : [];
-  const shape = info ? withTargetsShape(info, info.fieldNodes.map((f) => f.selectionSet), refs) : null;
+  const shape = info ? readShape(info, 'own', refs) : null;
   const loader = refs.length === 0 ? ctx.loaders.entryShaped(shape) : withReferencesLoader(ctx, refs, shape);
   const row = await loader.load(id);
   if (!row || (model && row.model_alias !== model.alias)) return null;

@@ -68,27 +68,37 @@ export function entryShape(info: GraphQLResolveInfo, sets: ReadonlyArray<Selecti
 
 const setsOf = (nodes: readonly FieldNode[]) => nodes.map((f) => f.selectionSet);
 
-/** The selection sets of the current collection field's `items`. */
-export const itemSets = (info: GraphQLResolveInfo): Array<SelectionSetNode | undefined> => setsOf(fieldsNamed(info, setsOf(info.fieldNodes), 'items'));
+// A field's nodes are the same for every item of a list, and for every request of one document
+// (yoga caches parsed documents): each field's shapes are walked once. Keyed by the nodes
+// themselves, since the executor builds a new array of them per request.
+const memo = new WeakMap<FieldNode, Array<{ nodes: readonly FieldNode[]; shapes: Map<string, EntryShape | null> }>>();
 
-/** What a collection's `items` read (see `entryShape`). */
-export const itemColumns = (info: GraphQLResolveInfo): EntryShape | null => entryShape(info, itemSets(info));
-
-// Every item of a list resolves a field with the same field nodes: its shape is walked once.
-const ownShapes = new WeakMap<readonly FieldNode[], EntryShape | null>();
-
-/** What the current field's own entry reads: an entry by id, the target of a reference. */
-export function ownShape(info: GraphQLResolveInfo): EntryShape | null {
-  let shape = ownShapes.get(info.fieldNodes);
-  if (shape === undefined) ownShapes.set(info.fieldNodes, (shape = entryShape(info, setsOf(info.fieldNodes))));
-  return shape;
+function shapesOf(nodes: readonly FieldNode[]): Map<string, EntryShape | null> {
+  let known = memo.get(nodes[0]);
+  if (!known) memo.set(nodes[0], (known = []));
+  let entry = known.find((k) => k.nodes.length === nodes.length && k.nodes.every((n, i) => n === nodes[i]));
+  if (!entry) known.push((entry = { nodes: [...nodes], shapes: new Map() }));
+  return entry.shapes;
 }
 
 /**
- * What one statement reading the entries of these selection sets together with the targets of
- * their single references `fields` must select: own rows and targets share its columns. Each
- * reference resolver then finds its target among the rows read (`loaders.primeEntry`), since its
- * own selection is part of the union.
+ * What the current field reads of entry rows: its own entry (`own`: an entry by id, the target
+ * of a reference) or its `items` (a collection). With `references`, what one statement reading
+ * those entries together with the targets of their single references `references` must select:
+ * rows and targets share its columns, and each reference resolver finds its target among the
+ * rows read (`loaders.primeEntry`), since its own selection is part of the union.
  */
-export const withTargetsShape = (info: GraphQLResolveInfo, sets: ReadonlyArray<SelectionSetNode | undefined>, fields: readonly string[]): EntryShape | null =>
-  unionShapes([entryShape(info, sets), ...fields.map((f) => entryShape(info, setsOf(fieldsNamed(info, sets, f))))]);
+export function readShape(info: GraphQLResolveInfo, of: 'own' | 'items', references: readonly string[] = []): EntryShape | null {
+  const tag = `${of}:${references.join(',')}`;
+  const shapes = shapesOf(info.fieldNodes);
+  let shape = shapes.get(tag);
+  if (shape === undefined) {
+    const sets = of === 'own' ? setsOf(info.fieldNodes) : setsOf(fieldsNamed(info, setsOf(info.fieldNodes), 'items'));
+    shape = unionShapes([entryShape(info, sets), ...references.map((f) => entryShape(info, setsOf(fieldsNamed(info, sets, f))))]);
+    shapes.set(tag, shape);
+  }
+  return shape;
+}
+
+/** What a collection's `items` read (see `entryShape`). */
+export const itemColumns = (info: GraphQLResolveInfo): EntryShape | null => readShape(info, 'items');

@@ -19,7 +19,7 @@ import { CmsMedia } from './asset-types.js';
 import { CmsAuthor, CmsSection } from './cms-types.js';
 import { pageArgsConfig, pageOf, type PageArgs } from './collection.js';
 import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js';
-import { ownShape } from './item-columns.js';
+import { readShape } from './item-columns.js';
 import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars.js';
 
@@ -72,7 +72,7 @@ function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
     type: only ? reg.object(only) : CmsEntry,
     resolve: async (row, _a, ctx, info) => {
       const id = valueOf(row, f);
-      return typeof id === 'string' ? allowed(await ctx.loaders.entryShaped(ownShape(info)).load(id)) : null;
+      return typeof id === 'string' ? allowed(await ctx.loaders.entryShaped(readShape(info, 'own')).load(id)) : null;
     },
   };
 }
