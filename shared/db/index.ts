@@ -7,8 +7,9 @@ export interface QueryResult<T> {
 
 export interface QueryOptions {
   /**
-   * The statement's text is one of a fixed few (no values spliced in): the server may keep it
-   * parsed and planned per connection (a named prepared statement on Postgres).
+   * The statement's text is one of a bounded set (no values spliced in) and one generic plan
+   * suits all its values: the server may keep it parsed and planned per connection (a named
+   * prepared statement on Postgres).
    */
   prepare?: boolean;
 }

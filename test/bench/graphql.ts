@@ -12,6 +12,10 @@
  *   Q4  an author's reverse relation page (with total)
  * Targets: Q2 ≥ 3,000 req/s with p99 ≤ 20 ms; every query ≥ 50 % of its raw-SQL rate.
  *
+ * The raw SQL runs twice: as unnamed statements (pg's default, parsed and planned at every
+ * execution) and as named prepared statements. The service prepares its statements without a
+ * user filter, so both ratios are printed.
+ *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). BENCH_KEEP=1 keeps the data
  * and BENCH_REUSE=1 reuses data kept by an earlier run (same BENCH_ARTICLES).
  */
@@ -133,35 +137,38 @@ const GRAPHQL: Record<string, string> = {
   Q4: `{ author(id: "${AUTHOR}") { id name relations { articleCollection(limit: 20) { total items { id title } } } } }`,
 };
 
-const SQL: Record<string, (c: pg.PoolClient) => Promise<unknown>> = {
+/** Runs one hand-written statement: unnamed (pg's default) or as a named prepared statement. */
+type Run = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+
+const SQL: Record<string, (c: Run) => Promise<unknown>> = {
   async Q1(c) {
     const where = `org_id = $1 AND in_delivery AND model_alias = 'article' AND title ILIKE $2`;
     // Matches first (trigram index), then the top 20: the best plan for a substring search.
-    const items = await c.query(
+    const items = await c(
       `WITH m AS MATERIALIZED (SELECT id, title, published_at, fields->'views' AS views, fields->>'author' AS author FROM entries WHERE ${where})
        SELECT id, title, views, author FROM m ORDER BY published_at DESC NULLS LAST, id LIMIT 20`,
       [orgId, `%${TERM}%`],
     );
-    const total = await c.query(`SELECT count(*) FROM entries WHERE ${where}`, [orgId, `%${TERM}%`]);
-    const authors = await c.query(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, items.rows.map((r) => r.author)]);
+    const total = await c(`SELECT count(*) FROM entries WHERE ${where}`, [orgId, `%${TERM}%`]);
+    const authors = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, items.rows.map((r) => r.author)]);
     return [items.rows, total.rows, authors.rows];
   },
   async Q2(c) {
-    const a = await c.query(`SELECT id, title, fields->'views' AS views, fields->>'author' AS author FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, ONE]);
-    const au = await c.query(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, [a.rows[0].author]]);
+    const a = await c(`SELECT id, title, fields->'views' AS views, fields->>'author' AS author FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, ONE]);
+    const au = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, [a.rows[0].author]]);
     return [a.rows, au.rows];
   },
   async Q3(c) {
     // only the values the fragments show, as for Q1, Q2 and Q4 (not the whole `fields` document)
     const sql = `SELECT id, model_alias, published_at, title, fields->'views' AS views, fields->>'name' AS name
       FROM entries WHERE org_id = $1 AND in_delivery ORDER BY published_at DESC NULLS LAST, id LIMIT 20`;
-    return (await c.query(sql, [orgId])).rows;
+    return (await c(sql, [orgId])).rows;
   },
   async Q4(c) {
-    const author = await c.query(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, AUTHOR]);
+    const author = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, AUTHOR]);
     const scope = `org_id = $1 AND in_delivery AND model_alias = 'article' AND row_id IN (SELECT row_id FROM entry_edges WHERE org_id = $1 AND kind = 'reference' AND target_id = $2)`;
-    const items = await c.query(`SELECT id, title FROM entries WHERE ${scope} ORDER BY published_at DESC NULLS LAST, id LIMIT 20`, [orgId, AUTHOR]);
-    const total = await c.query(`SELECT count(*) FROM entries WHERE ${scope}`, [orgId, AUTHOR]);
+    const items = await c(`SELECT id, title FROM entries WHERE ${scope} ORDER BY published_at DESC NULLS LAST, id LIMIT 20`, [orgId, AUTHOR]);
+    const total = await c(`SELECT count(*) FROM entries WHERE ${scope}`, [orgId, AUTHOR]);
     return [author.rows, items.rows, total.rows];
   },
 };
@@ -196,16 +203,20 @@ async function graphqlRun(query: string, unique: boolean): Promise<Result> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
 }
 
-async function sqlRun(run: (c: pg.PoolClient) => Promise<unknown>): Promise<Result> {
+const statementNames = new Map<string, string>();
+const nameOf = (text: string) => statementNames.get(text) ?? statementNames.set(text, `bench_${statementNames.size}`).get(text)!;
+
+async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean): Promise<Result> {
   const latencies: number[] = [];
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       const client = await pool.connect();
+      const c: Run = prepared ? (text, values) => client.query({ name: nameOf(text), text, values }) : (text, values) => client.query(text, values);
       try {
         while (performance.now() < end) {
           const t = performance.now();
-          await run(client);
+          await run(c);
           latencies.push(performance.now() - t);
         }
       } finally {
@@ -225,11 +236,13 @@ try {
   for (const q of Object.keys(GRAPHQL)) {
     const g = await graphqlRun(GRAPHQL[q], true);
     const cached = await graphqlRun(GRAPHQL[q], false);
-    const s = await sqlRun(SQL[q]);
-    const pct = (r: Result) => `${((r.rps / s.rps) * 100).toFixed(0).padStart(4)} %`;
-    console.log(`${q}  graphql         ${fmt(g)}  ${pct(g)} of raw`);
-    console.log(`${q}  graphql cached  ${fmt(cached)}  ${pct(cached)} of raw`);
+    const s = await sqlRun(SQL[q], false);
+    const sp = await sqlRun(SQL[q], true);
+    const pct = (r: Result, of: Result) => `${((r.rps / of.rps) * 100).toFixed(0).padStart(4)} %`;
+    console.log(`${q}  graphql         ${fmt(g)}  ${pct(g, s)} of raw, ${pct(g, sp)} of prepared raw`);
+    console.log(`${q}  graphql cached  ${fmt(cached)}  ${pct(cached, s)} of raw, ${pct(cached, sp)} of prepared raw`);
     console.log(`${q}  raw SQL (pg)    ${fmt(s)}`);
+    console.log(`${q}  raw, prepared   ${fmt(sp)}`);
   }
   console.log('targets: Q2 ≥ 3,000 req/s with p99 ≤ 20 ms; every query ≥ 50 % of its raw-SQL rate');
 } finally {

@@ -160,6 +160,32 @@ describe('references', () => {
     await o.m('DELETE', '/entries/half');
   });
 
+  it('asks to prepare the statements of unfiltered pages and lookups, not those of filtered pages', async () => {
+    const db = app.services.db;
+    const query = db.query;
+    const seen: Array<{ sql: string; prepare: boolean }> = [];
+    db.query = ((sql: string, params?: readonly unknown[], options?: { prepare?: boolean }) => {
+      seen.push({ sql, prepare: options?.prepare === true });
+      return query.call(db, sql, params, options);
+    }) as typeof db.query;
+    const run = async (q: string) => {
+      seen.length = 0;
+      await statements(q);
+      return seen.filter((s) => /\bentries\b/.test(s.sql));
+    };
+    try {
+      const plain = await run(`{ articleCollection(order: {views: ASC}) { total items { id author { name } related { total items { id } } } }
+        person(id: "p1") { relations { articleCollection { total items { id } } } } }`);
+      expect(plain.length).toBeGreaterThanOrEqual(5);
+      expect(plain.filter((s) => !s.prepare)).toEqual([]);
+      const filtered = await run(`{ articleCollection(where: {views: {gt: 1}}) { total items { id } } }`);
+      expect(filtered.length).toBe(2);
+      expect(filtered.filter((s) => s.prepare)).toEqual([]);
+    } finally {
+      db.query = query;
+    }
+  });
+
   it('reads a page with the targets of its selected single references, and a title search with its total, in one statement', async () => {
     const page = await statements('{ articleCollection(order: {views: DESC}) { items { id author { name } cover { id } } } }');
     expect(page.data.articleCollection.items).toEqual([
