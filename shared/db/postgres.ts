@@ -15,10 +15,11 @@ const types = {
   },
 };
 
-// Statement names by text. Texts asked to be prepared are fixed or one per shape of selection
-// (a bounded set per app, see entry-repository): past the cap a text runs unnamed, since every
-// connection keeps each statement it prepared.
-const PREPARED_TEXTS_MAX = 2000;
+// Statement names by text. Texts asked to be prepared are fixed, or one per model, order and
+// shape of selection (a small set per app, see entry-repository) — but clients choose the
+// selections, and every pooled connection keeps each statement it prepared, plan included,
+// until it closes. Past the cap a text runs unnamed: correct, only planned each time.
+const PREPARED_TEXTS_MAX = 500;
 const statementNames = new Map<string, string>();
 const statementName = (sql: string): string | undefined => {
   let name = statementNames.get(sql);
