@@ -36,9 +36,9 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
   // Only statements whose generic plan is the right one ask to be prepared (lookups by key,
   // unfiltered pages; see QueryOptions), and planning them again at every execution —
   // Postgres's default for the first five and whenever its estimates favour it — cost more CPU
-  // than running them (measured: 650 → 230 µs of server CPU per one-entry GraphQL read). Unnamed statements are
-  // always planned with their values, whatever the setting says. Set once per connection,
-  // before its first prepared statement.
+  // than running them (measured: 650 → 230 µs of server CPU per one-entry GraphQL read).
+  // Unnamed statements are always planned with their values, whatever the setting says. Set
+  // once per connection, before its first prepared statement.
   const generic = new WeakSet<pg.PoolClient>();
   const runPrepared = async (client: pg.PoolClient, sql: string, values: unknown[] | undefined) => {
     if (!generic.has(client)) {

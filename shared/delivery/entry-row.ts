@@ -30,7 +30,7 @@ const COLUMNS: EntryColumn[] = [
 ];
 
 /**
- * A narrowed row (see `itemColumns`): only these columns, and of `fields` only these keys.
+ * A narrowed row (see `entryShape`): only these columns, and of `fields` only these keys.
  * A key that is not in a row's `fields` reads as null, which is what a missing value reads as.
  */
 export interface EntryShape {
@@ -38,13 +38,13 @@ export interface EntryShape {
   fieldKeys: ReadonlySet<string>;
 }
 
-const keys = new WeakMap<EntryShape, string>();
+const shapeKeys = new WeakMap<EntryShape, string>();
 
 /** A key naming the shape (loader and statement caches); `*` for whole rows. */
 export function shapeKey(shape: EntryShape | null): string {
   if (!shape) return '*';
-  let key = keys.get(shape);
-  if (key === undefined) keys.set(shape, (key = `${[...shape.columns].sort().join(',')}:${[...shape.fieldKeys].sort().join(',')}`));
+  let key = shapeKeys.get(shape);
+  if (key === undefined) shapeKeys.set(shape, (key = `${[...shape.columns].sort().join(',')}:${[...shape.fieldKeys].sort().join(',')}`));
   return key;
 }
 

@@ -7,7 +7,7 @@ import type { Input } from './entry-query.js';
 import { shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
-import { itemColumns } from './schema/item-columns.js';
+import { readShape } from './schema/read-shape.js';
 import { selects } from './schema/selection.js';
 
 /**
@@ -26,11 +26,11 @@ function wants(info?: GraphQLResolveInfo) {
 }
 
 /**
- * The columns the collection's items need (see `itemColumns`), and a key for them: parents that
- * ask for the same page share a loader only when they also select the same fields.
+ * What the collection's items read of their rows (see `readShape`), and a key for it: parents
+ * that ask for the same page share a loader only when they also select the same fields.
  */
 function pageColumns(info?: GraphQLResolveInfo): { set: EntryShape | null; key: string } {
-  const set = info ? itemColumns(info) : null;
+  const set = info ? readShape(info, 'items') : null;
   return { set, key: shapeKey(set) };
 }
 

@@ -7,7 +7,7 @@ import { shapeKey, type EntryRow, type EntryShape } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
-import { readShape } from './item-columns.js';
+import { readShape } from './read-shape.js';
 import { selects, selectsWithin } from './selection.js';
 
 export interface CollectionArgs {
@@ -80,8 +80,8 @@ function selectedReferences(model: ModelDefinition, selected: (alias: string) =>
 }
 
 /**
- * Hands rows and the targets of their references (read in the same statement) to the entry
- * loader, where the reference resolvers look them up; a target that is not visible resolves to
+ * Hands rows and the targets of their references (read in the same statement, in `shape`) to
+ * the entry loaders, where the reference resolvers look them up; a target that is not visible resolves to
  * null without another read.
  */
 function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: readonly EntryRow[], fields: readonly string[], shape: EntryShape | null): void {

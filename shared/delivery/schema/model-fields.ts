@@ -19,7 +19,7 @@ import { CmsMedia } from './asset-types.js';
 import { CmsAuthor, CmsSection } from './cms-types.js';
 import { pageArgsConfig, pageOf, type PageArgs } from './collection.js';
 import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js';
-import { readShape } from './item-columns.js';
+import { readShape } from './read-shape.js';
 import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars.js';
 

@@ -99,6 +99,3 @@ export function readShape(info: GraphQLResolveInfo, of: 'own' | 'items', referen
   }
   return shape;
 }
-
-/** What a collection's `items` read (see `entryShape`). */
-export const itemColumns = (info: GraphQLResolveInfo): EntryShape | null => readShape(info, 'items');

@@ -1,8 +1,8 @@
 import { Kind, parse, type FragmentDefinitionNode, type GraphQLResolveInfo, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { itemColumns } from './item-columns.js';
+import { readShape } from './read-shape.js';
 
-/** The resolve info of the query's first root field, as far as `itemColumns` reads it. */
+/** The resolve info of the query's first root field, as far as `readShape` reads it. */
 function infoOf(query: string): GraphQLResolveInfo {
   const doc = parse(query);
   const operation = doc.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
@@ -14,13 +14,13 @@ function infoOf(query: string): GraphQLResolveInfo {
   return { fieldNodes: [root], fragments } as unknown as GraphQLResolveInfo;
 }
 const columnsOf = (query: string) => {
-  const c = itemColumns(infoOf(query));
+  const c = readShape(infoOf(query), 'items');
   return c ? [...c.columns].sort() : null;
 };
-const keysOf = (query: string) => [...itemColumns(infoOf(query))!.fieldKeys].sort();
+const keysOf = (query: string) => [...readShape(infoOf(query), 'items')!.fieldKeys].sort();
 const BASE = ['fields', 'id', 'model_alias', 'row_id'];
 
-describe('itemColumns', () => {
+describe("readShape of a collection's items", () => {
   it('reads model fields from `fields` and only the system columns asked for', () => {
     expect(
       columnsOf(`{ entryCollection { total items { id system { modelAlias publishedAt } ... on Article { title views author { name } } } } }`),
@@ -63,5 +63,24 @@ describe('itemColumns', () => {
       'tags',
     ]);
     expect(keysOf(`{ articleCollection { items { id __typename attrs system { createdAt } } } }`)).toEqual([]);
+  });
+});
+
+describe('readShape of an entry read by id, with the targets of its references', () => {
+  const shapeOf = (query: string, references: string[] = []) => {
+    const s = readShape(infoOf(query), 'own', references);
+    return s ? { columns: [...s.columns].sort(), keys: [...s.fieldKeys].sort() } : null;
+  };
+
+  it("unites the entry's own selection with each reference's", () => {
+    const query = `{ article(id: "a") { title system { slug } author { name system { createdAt } } cover { ... on Person { name } } } }`;
+    expect(shapeOf(query)).toEqual({ columns: [...BASE, 'slug'].sort(), keys: ['author', 'cover', 'title'] });
+    expect(shapeOf(query, ['author', 'cover'])).toEqual({ columns: [...BASE, 'created_at', 'slug'].sort(), keys: ['author', 'cover', 'name', 'title'] });
+  });
+
+  it('reads whole rows when the entry or one of its references selects relations', () => {
+    expect(shapeOf(`{ article(id: "a") { relations { __typename } } }`)).toBeNull();
+    expect(shapeOf(`{ article(id: "a") { title author { relations { __typename } } } }`, ['author'])).toBeNull();
+    expect(shapeOf(`{ article(id: "a") { title author { relations { __typename } } } }`)).not.toBeNull();
   });
 });
