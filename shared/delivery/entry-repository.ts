@@ -7,11 +7,15 @@ import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 /**
  * Statements over a query without a user filter are prepared (`prepare: true`): their text is
  * fixed per model, order and selection, and one generic plan (the order's index, or a sort)
- * serves every value of org, limit, offset or parent ids, so Postgres skips parsing and
- * planning them at each request. A filter's values can change the right plan (a substring
- * search, a rare label): filtered statements are planned with their values.
+ * serves every org, limit or parent id, so Postgres skips parsing and planning them at each
+ * request. A filter's values can change the right plan (a substring search, a rare label), and
+ * so can a deep offset (a sort may beat walking the index), where planning costs little next to
+ * running: those statements are planned with their values.
  */
-const preparable = (q: EntryQuery): { prepare: boolean } => ({ prepare: !q.where || Object.keys(q.where).length === 0 });
+const PREPARED_OFFSET_MAX = 1000;
+const preparable = (q: EntryQuery, offset = 0): { prepare: boolean } => ({
+  prepare: (!q.where || Object.keys(q.where).length === 0) && offset <= PREPARED_OFFSET_MAX,
+});
 
 /** A row plus its sort-key values (`_k0…`), from which continuation tokens are made. */
 export type KeyedRow = EntryRow & Record<`_k${number}` | `_t${number}`, unknown>;
@@ -96,7 +100,7 @@ export async function findEntryPage(
     const extra = [...c.keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`])), ...(counted ? ['_total'] : [])];
     sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys), shape: columns });
   }
-  const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values, preparable(q));
+  const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values, preparable(q, page.after ? 0 : page.offset));
   const own = references.length > 0 ? rows.filter((r) => !r._ref) : rows;
   const result: EntryPage = { rows: own.slice(0, page.limit), hasMore: own.length > page.limit, keyCount: c.keys.length };
   if (references.length > 0) result.refs = rows.filter((r) => r._ref);
@@ -182,7 +186,7 @@ export async function findPagesByTarget(
     `SELECT ${entryColumns('e', page.columns ?? undefined)}, ${keyColumns(c.keys)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
-  const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values, preparable(q));
+  const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values, preparable(q, page.offset));
   return groupPages(rows, targetIds, page.limit, c.keys.length);
 }
 
@@ -218,7 +222,7 @@ export async function findPagesBySource(
          AND (cardinality($5::text[]) = 0 OR e.model_alias = ANY($5::text[]))) AS z
      WHERE _rn > $6 AND _rn <= $7 + 1 ORDER BY _parent, _rn`,
     [args.orgId, sourceRowIds, args.field, args.kind, args.allowedModels, page.offset, page.offset + page.limit],
-    { prepare: true },
+    { prepare: page.offset <= PREPARED_OFFSET_MAX },
   );
   return groupPages(rows, sourceRowIds, page.limit, 0);
 }

@@ -160,7 +160,7 @@ describe('references', () => {
     await o.m('DELETE', '/entries/half');
   });
 
-  it('asks to prepare the statements of unfiltered pages and lookups, not those of filtered pages', async () => {
+  it('asks to prepare the statements of unfiltered pages and lookups, not those of filtered or deeply offset pages', async () => {
     const db = app.services.db;
     const query = db.query;
     const seen: Array<{ sql: string; prepare: boolean }> = [];
@@ -181,6 +181,9 @@ describe('references', () => {
       const filtered = await run(`{ articleCollection(where: {views: {gt: 1}}) { total items { id } } }`);
       expect(filtered.length).toBe(2);
       expect(filtered.filter((s) => s.prepare)).toEqual([]);
+      // a deep offset is planned with its value too
+      const deep = await run(`{ articleCollection(offset: 1001) { items { id } } }`);
+      expect(deep.map((s) => s.prepare)).toEqual([false]);
     } finally {
       db.query = query;
     }
