@@ -195,6 +195,16 @@ describe('continuation tokens', () => {
     expect(last.itemCollection.total).toBe(13);
   });
 
+  it('is given when asked for through a fragment or an alias, and resumes exactly', async () => {
+    const viaFragment = await o.d<{ itemCollection: { next: string; items: Array<{ id: string }> } }>(
+      `query { itemCollection(limit: 5, order: {rank: ASC}) { items { id } ...P } } fragment P on ItemCollection { next: continuationToken }`,
+    );
+    expect(viaFragment.itemCollection.next).toEqual(expect.any(String));
+    const rest = await o.d<Page>(PAGE, { l: 100, o: { rank: 'ASC' }, t: viaFragment.itemCollection.next });
+    const all = ids((await o.d<Page>(PAGE, { l: 100, o: { rank: 'ASC' } })).itemCollection);
+    expect([...viaFragment.itemCollection.items.map((i) => i.id), ...ids(rest.itemCollection)]).toEqual(all);
+  });
+
   it('rejects tampered, mismatched and foreign tokens with BAD_USER_INPUT', async () => {
     const first = await o.d<Page>(PAGE, { l: 3, o: { rank: 'ASC' } });
     const token = first.itemCollection.continuationToken as string;
