@@ -56,7 +56,11 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
   // Entry rows read or primed in this request, with the shape they were read in (null: whole):
   // a shaped read takes a row from here when one that covers its shape is known.
   const known = new Map<string, Array<{ shape: EntryShape | null; row: EntryRow | null }>>();
-  const remember = (shape: EntryShape | null, id: string, row: EntryRow | null) => known.set(id, [...(known.get(id) ?? []), { shape, row }]);
+  const remember = (shape: EntryShape | null, id: string, row: EntryRow | null) => {
+    const list = known.get(id);
+    if (list) list.push({ shape, row });
+    else known.set(id, [{ shape, row }]);
+  };
   const recall = (shape: EntryShape, id: string) => known.get(id)?.find((k) => shapeCovers(k.shape, shape));
   const readEntries = (shape: EntryShape | null) => async (ids: readonly string[]) => {
     const rows = await byIdBatch((missing) => findEntriesByIds(db, orgId, scope, missing, shape))(ids);
