@@ -2,15 +2,17 @@
  * `npm run bench:images`: the same transforms three ways, in one process —
  *   1. raw sharp on in-memory buffers (the limit),
  *   2. the service's miss path over HTTP (signed URL → job → sharp → blob store → response),
- *   3. the service's hit path under autocannon.
+ *   3. the service's hit path under autocannon (and wrk, when installed), each in its own process.
  * Transforms: the JPEG and the PNG fixture → 800×600 FILL (source format), and a WebP preset
  * (JPEG → 800×600 FILL, WebP). Each miss needs a new derivative, so the quality varies over a
  * set of BENCH_OPS transforms, identically for raw sharp; each of BENCH_ROUNDS rounds runs the
  * set on a freshly uploaded copy of the fixture (new keys, cold source cache), alternating with
  * a raw round so that load from anything else on the machine hits both alike.
  *
- * The hit figure is printed next to the ceiling of the load generator itself on this machine: a
- * bare Node server answering the same bytes from memory, measured with the same autocannon setup.
+ * Each hit figure is printed next to the ceiling of its load generator on this machine: a bare
+ * Node server answering the same bytes from memory, measured with the same generator and setup.
+ * autocannon decodes every response body into a string, which for a binary image costs it more
+ * than the server spends per request; wrk does not, so it shows what the server itself sustains.
  *
  * BENCH_OPS (per set, default 40), BENCH_ROUNDS (default 8), BENCH_CONCURRENCY (default 4),
  * BENCH_HIT_SECONDS (default 10).
@@ -18,7 +20,6 @@
  * libuv threads for their whole run, and the blob store's file I/O (fsync) must not queue behind them.
  * Uses the adapters the environment selects, like the product (embedded when none is set).
  */
-import autocannon from 'autocannon';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Agent, createServer, get as httpGet, type IncomingMessage } from 'node:http';
@@ -28,6 +29,7 @@ import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-ur
 import type { ImagePresetOptions } from '../../shared/assets/types.js';
 import { projectRoot } from '../../shared/paths.js';
 import { startTestApp } from '../support/harness.js';
+import { autocannonLoad, wrkLoad, type LoadResult } from './load-generators.js';
 
 const opsPer = Number(process.env.BENCH_OPS ?? 40);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
@@ -121,15 +123,9 @@ try {
     hitUrl ||= urls[0];
   }
 
-  // 3. Hits: one derivative, many connections.
-  // The load generator runs in its own thread so it does not share the server's event loop.
-  const hitOptions = { connections: 32, pipelining: 1, duration: hitSeconds, workers: 1 };
-  const hit = await autocannon({ url: hitUrl, ...hitOptions });
-  const bytes = hit.throughput.average;
-  console.log(`hit (autocannon, 32 connections, ${hitSeconds} s): ${hit.requests.average.toFixed(0)} req/s, p99 ${hit.latency.p99} ms, ${(bytes / 1e6).toFixed(1)} MB/s, non-2xx ${hit.non2xx}`);
-
-  // The ceiling of this measurement: the same response bytes from a bare Node server (no routing,
-  // no signature check, no cache lookup) under the same load generator on the same cores.
+  // 3. Hits: one derivative, many connections, from a load generator in its own process; the
+  // ceiling of each generator here is the same bytes from a bare Node server (no routing, no
+  // signature check, no cache lookup) on the same cores.
   const same = await fetch(hitUrl);
   const body = Buffer.from(await same.arrayBuffer());
   const contentType = same.headers.get('content-type') ?? 'application/octet-stream';
@@ -138,10 +134,22 @@ try {
     res.end(body);
   });
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const { port } = bare.address() as AddressInfo;
-  const ceiling = await autocannon({ url: `http://127.0.0.1:${port}/`, ...hitOptions });
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+  const load = { connections: 32, seconds: hitSeconds };
+  const line = (r: LoadResult) => `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}`;
+  const hit = await autocannonLoad(hitUrl, load);
+  const hitCeiling = await autocannonLoad(bareUrl, load);
+  console.log(`hit, autocannon (own process, ${hit.workers} workers, 32 connections, ${hitSeconds} s, ${body.length}-byte ${contentType}): ${line(hit)}`);
+  console.log(`  bare Node server, same bytes (autocannon's ceiling here): ${line(hitCeiling)}`);
+  const wrkHit = await wrkLoad(hitUrl, load);
+  const wrkCeiling = wrkHit && (await wrkLoad(bareUrl, load));
+  if (wrkHit && wrkCeiling) {
+    console.log(`hit, wrk (1 thread, 32 connections, ${hitSeconds} s): ${line(wrkHit)}`);
+    console.log(`  bare Node server, same bytes: ${line(wrkCeiling)}`);
+  } else {
+    console.log('hit, wrk: not installed (apt-get install wrk), skipped');
+  }
   await new Promise((resolve) => bare.close(resolve));
-  console.log(`bare Node server, same ${body.length} bytes (the load generator's ceiling here): ${ceiling.requests.average.toFixed(0)} req/s, p99 ${ceiling.latency.p99} ms`);
   console.log('targets: miss ≥ 90 % of raw sharp; hit ≥ 5,000 req/s');
 } finally {
   agent.destroy();
