@@ -8,6 +8,7 @@ const run = promisify(execFile);
 /** What one load run measured. */
 export interface LoadResult {
   requestsPerSecond: number;
+  p50Ms: number;
   p99Ms: number;
   non2xx: number;
 }
@@ -17,22 +18,36 @@ export interface LoadOptions {
   seconds: number;
 }
 
+/** A request other than a plain GET, for autocannon. */
+export interface AutocannonRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Replace `[<id>]` in the body with a fresh id per request. */
+  idReplacement?: boolean;
+  /** Worker threads (default: one per core). */
+  workers?: number;
+}
+
 /**
- * autocannon in its own process, with a worker thread per core. In the process it measures, it
- * would share that process's heap and garbage collector; and it turns every response body into
- * a string (`body += chunk`), a UTF-8 decode that costs more CPU per binary image than the server
- * spends answering, so one thread of it is the ceiling long before the server is.
+ * autocannon in its own process, as a client is: in the process it measures, it would share that
+ * process's heap, garbage collector and event-loop threads. It turns every response body into a
+ * string (`body += chunk`), a UTF-8 decode that costs more CPU per binary image than the server
+ * spends answering: for images one thread of it is the ceiling long before the server is, hence a
+ * worker per core by default.
  */
-export async function autocannonLoad(url: string, o: LoadOptions): Promise<LoadResult & { workers: number }> {
+export async function autocannonLoad(url: string, o: LoadOptions & AutocannonRequest): Promise<LoadResult & { workers: number }> {
   const cli = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-  const workers = os.availableParallelism();
-  const { stdout } = await run(
-    process.execPath,
-    [cli, '--json', '-c', String(o.connections), '-d', String(o.seconds), '-w', String(workers), url],
-    { maxBuffer: 64 * 1024 * 1024 },
-  );
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p99: number }; non2xx: number };
-  return { requestsPerSecond: r.requests.average, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
+  const workers = o.workers ?? os.availableParallelism();
+  const args = [cli, '--json', '-c', String(o.connections), '-d', String(o.seconds), '-w', String(workers)];
+  if (o.method) args.push('-m', o.method);
+  for (const [name, value] of Object.entries(o.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (o.body !== undefined) args.push('-b', o.body);
+  if (o.idReplacement) args.push('-I');
+  const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 64 * 1024 * 1024 });
+  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+  if (r.errors > 0) throw new Error(`autocannon: ${r.errors} connection errors against ${url}`);
+  return { requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
 }
 
 /**
@@ -48,9 +63,12 @@ export async function wrkLoad(url: string, o: LoadOptions): Promise<LoadResult |
     throw err;
   }
   const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
-  const p99 = /\s99%\s+([\d.]+)(us|ms|s)\b/.exec(stdout);
-  if (!rate || !p99) throw new Error(`unexpected wrk output:\n${stdout}`);
-  const scale = { us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's'];
+  const percentile = (p: number) => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)\\b`).exec(stdout);
+    if (!m) throw new Error(`unexpected wrk output:\n${stdout}`);
+    return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
+  };
+  if (!rate) throw new Error(`unexpected wrk output:\n${stdout}`);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
-  return { requestsPerSecond: Number(rate[1]), p99Ms: Number(p99[1]) * scale, non2xx: non2xx ? Number(non2xx[1]) : 0 };
+  return { requestsPerSecond: Number(rate[1]), p50Ms: percentile(50), p99Ms: percentile(99), non2xx: non2xx ? Number(non2xx[1]) : 0 };
 }
