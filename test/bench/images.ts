@@ -1,7 +1,8 @@
 /**
- * `npm run bench:images`: the same transforms three ways, in one process —
- *   1. raw sharp on in-memory buffers (the limit),
- *   2. the service's miss path over HTTP (signed URL → job → sharp → blob store → response),
+ * `npm run bench:images`: the same transforms three ways —
+ *   1. raw sharp on in-memory buffers, in this process (the limit),
+ *   2. the service's miss path over HTTP from this process (signed URL → job → sharp → blob
+ *      store → response),
  *   3. the service's hit path under autocannon (and wrk, when installed), each in its own process.
  * Transforms: the JPEG and the PNG fixture → 800×600 FILL (source format), and a WebP preset
  * (JPEG → 800×600 FILL, WebP). Each miss needs a new derivative, so the quality varies over a
