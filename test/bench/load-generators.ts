@@ -69,6 +69,9 @@ export async function wrkLoad(url: string, o: LoadOptions): Promise<LoadResult |
     return Number(m[1]) * { us: 0.001, ms: 1, s: 1000 }[m[2] as 'us' | 'ms' | 's'];
   };
   if (!rate) throw new Error(`unexpected wrk output:\n${stdout}`);
+  // connect, read, write or timeout errors: requests that never made a rate (autocannon's errors)
+  const socketErrors = /Socket errors:(.*)/.exec(stdout);
+  if (socketErrors && /[1-9]/.test(socketErrors[1])) throw new Error(`wrk against ${url}: socket errors:${socketErrors[1]}`);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
   return { requestsPerSecond: Number(rate[1]), p50Ms: percentile(50), p99Ms: percentile(99), non2xx: non2xx ? Number(non2xx[1]) : 0 };
 }
