@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { IdentifiedRequest } from '../http/request-context.js';
 import type { Services } from '../../shared/services.js';
 import { createGraphqlServer, type GraphqlServer } from './yoga.js';
 
@@ -15,8 +14,5 @@ export const graphqlServerOf = (services: Services): GraphqlServer | undefined =
 export function graphqlHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
   const server = createGraphqlServer(services);
   servers.set(services, server);
-  return (req, res) => {
-    const { requestId } = req as IdentifiedRequest;
-    void server.requestScope.run({ requestId }, () => server.yoga(req, res));
-  };
+  return (req, res) => void server.yoga(req, res);
 }

@@ -8,6 +8,7 @@ import type { Services } from '../../shared/services.js';
 import { authenticateBearer } from '../../shared/tenancy/authenticate.js';
 import type { RequestStates } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
+import type { MaskError } from './use-error-codes.js';
 
 interface NodeServerContext {
   req?: { requestId?: string; headers?: Record<string, string | string[] | undefined> };
@@ -28,8 +29,8 @@ const authError = (code: 'UNAUTHENTICATED' | 'FORBIDDEN', message: string, heade
  * `authenticateBearer`), selects the org's cached schema and puts the delivery context (db,
  * org, scope, models, per-request DataLoaders) into the GraphQL context.
  */
-export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates }): Plugin {
-  const { services, cache, states } = deps;
+export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates; mask: MaskError }): Plugin {
+  const { services, cache, states, mask } = deps;
   const rateHeadersOf = new WeakMap<Request, Record<string, string>>();
   return {
     onResponse({ request, response }) {
@@ -39,30 +40,41 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
     onRequestParse({ request, serverContext }) {
       return {
         async onRequestParseDone() {
-          let identity;
-          try {
-            identity = await authenticateBearer(services, request.headers.get('authorization') ?? undefined);
-          } catch (err) {
-            if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
-            throw err;
-          }
-          const scope = scopeOf(identity.scopes);
-          if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
-          // The per-token rate limit of every API (DESIGN §2): 429 RATE_LIMITED with Retry-After.
-          const rate = await services.rateLimiter.consume(identity.tokenId);
-          const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
-          rateHeadersOf.set(request, rateHeaders);
-          if (!rate.allowed) {
-            throw new GraphQLError('Rate limit exceeded; retry later.', {
-              extensions: { code: 'RATE_LIMITED', retryAfter: rate.retryAfterSeconds, http: { status: 429, headers: { ...rateHeaders, 'Retry-After': String(rate.retryAfterSeconds) } } },
-            });
-          }
-          const org = await cache.get(identity.orgId);
-          if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
           const requestId = (serverContext as NodeServerContext).req?.requestId ?? randomUUID();
-          states.set(request, { identity, scope, org, requestId });
+          try {
+            await resolveTenant(requestId);
+          } catch (err) {
+            // A fault (the database gone, say) is masked here, where the request id is known, and
+            // answered 500: nothing was executed.
+            if (err instanceof GraphQLError || isAppError(err)) throw err;
+            const masked = mask(err, requestId);
+            throw new GraphQLError(masked.message, { extensions: { ...(masked as GraphQLError).extensions, http: { status: 500 } } });
+          }
         },
       };
+      async function resolveTenant(requestId: string) {
+        let identity;
+        try {
+          identity = await authenticateBearer(services, request.headers.get('authorization') ?? undefined);
+        } catch (err) {
+          if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
+          throw err;
+        }
+        const scope = scopeOf(identity.scopes);
+        if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
+        // The per-token rate limit of every API (DESIGN §2): 429 RATE_LIMITED with Retry-After.
+        const rate = await services.rateLimiter.consume(identity.tokenId);
+        const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
+        rateHeadersOf.set(request, rateHeaders);
+        if (!rate.allowed) {
+          throw new GraphQLError('Rate limit exceeded; retry later.', {
+            extensions: { code: 'RATE_LIMITED', retryAfter: rate.retryAfterSeconds, http: { status: 429, headers: { ...rateHeaders, 'Retry-After': String(rate.retryAfterSeconds) } } },
+          });
+        }
+        const org = await cache.get(identity.orgId);
+        if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
+        states.set(request, { identity, scope, org, requestId });
+      }
     },
     onEnveloped({ context, setSchema }) {
       const state = context?.request ? states.get(context.request) : undefined;

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../../shared/services.js';
@@ -6,7 +5,7 @@ import type { RequestStates } from './request-state.js';
 import { SchemaCache } from './schema-cache.js';
 import { useBodyLimit } from './use-body-limit.js';
 import { useCost } from './use-cost.js';
-import { createMaskError, useErrorCodes } from './use-error-codes.js';
+import { createMaskError, useErrorCodes, useMaskedResultErrors } from './use-error-codes.js';
 import { useLimits } from './use-limits.js';
 import { useResponseCache } from './use-response-cache.js';
 import { useTenant } from './use-tenant.js';
@@ -14,8 +13,6 @@ import { useTenant } from './use-tenant.js';
 export interface GraphqlServer {
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
   cache: SchemaCache;
-  /** Runs a handler with the Express request id visible to error masking. */
-  requestScope: AsyncLocalStorage<{ requestId: string }>;
 }
 
 /**
@@ -34,7 +31,7 @@ export interface GraphqlServerOptions {
 export function createGraphqlServer(services: Services, options: GraphqlServerOptions = {}): GraphqlServer {
   const cache = options.cache ?? new SchemaCache({ db: services.db, bus: services.bus });
   const states: RequestStates = new WeakMap();
-  const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+  const mask = createMaskError(services.logger);
   const yoga = createYoga<Record<string, unknown>>({
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -46,10 +43,10 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     logging: false,
     renderGraphiQL,
     graphiql: { title: 'Folio GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }) },
-    maskedErrors: { maskError: createMaskError(services.logger, () => requestScope.getStore()?.requestId) },
+    maskedErrors: { maskError: (error) => mask(error) },
     plugins: [
       // 1. who is asking: token → org, scope, schema, delivery context
-      useTenant({ services, cache, states }),
+      useTenant({ services, cache, states, mask }),
       // 2. document limits before parsing/validation work grows: size, tokens, depth, aliases, directives
       useLimits(states),
       // 3. cost (and limit/offset arguments) before execution; `extensions.cost` after
@@ -58,9 +55,11 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       options.responseCache !== false && useResponseCache({ db: services.db, states }),
       // 5. extensions.code for parse and validation errors
       useErrorCodes(),
-      // 6. the body limit, last: it wraps whichever request parser was chosen
+      // 6. unexpected execution errors masked, with the request id
+      useMaskedResultErrors(mask, states),
+      // 7. the body limit, last: it wraps whichever request parser was chosen
       useBodyLimit(services.config.limits.bodyBytes),
     ].filter((p) => p !== false),
   });
-  return { yoga: yoga as unknown as GraphqlServer['yoga'], cache, requestScope };
+  return { yoga: yoga as unknown as GraphqlServer['yoga'], cache };
 }

@@ -229,4 +229,16 @@ describe('limits and error codes', () => {
       await app.services.db.query(`UPDATE entries SET fields = jsonb_set(fields, '{views}', '1') WHERE org_id = $1 AND id = 'pub'`, [o.orgId]);
     }
   });
+
+  it('masks a fault met while resolving the token\'s schema, with the request id', async () => {
+    const broken = await setupOrg(app);
+    await broken.m('PUT', '/models/story', { titleField: 'title', fields: [{ alias: 'title', type: 'text' }] });
+    // A real fault: a model definition corrupted past the API, met when the schema is built.
+    await app.services.db.query(`UPDATE models SET fields = '"not a list"' WHERE org_id = $1`, [broken.orgId]);
+    const res = await app.json('/graphql', { token: broken.delivery, headers: { 'x-request-id': 'req-graphql-test-2' }, body: { query: '{ __typename }' } });
+    expect(res.status).toBe(500);
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toEqual({ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: 'req-graphql-test-2' } });
+    expect(JSON.stringify(res.body)).not.toMatch(/not a list|is not a function|fields/i);
+  });
 });
