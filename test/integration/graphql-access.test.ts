@@ -206,6 +206,25 @@ describe('limits and error codes', () => {
     expect(queries).toBe(0);
   });
 
+  it("applies each org's own token limit to a document another org sent first", async () => {
+    const tight = await setupOrg(app);
+    await tight.m('PUT', '/models/story', { titleField: 'title', fields: [{ alias: 'title', type: 'text' }] });
+    await app.services.db.query(`UPDATE organizations SET limits = '{"maxTokens": 10}' WHERE id = $1`, [tight.orgId]);
+    // 13 tokens: under the default limit, over the tight one.
+    const first = '{ tokenCheckA: storyCollection(limit: 1) { total } }';
+    const second = '{ tokenCheckB: storyCollection(limit: 1) { total } }';
+    // Parsed for `o` first: `tight` must still be refused it.
+    expect((await o.q(first)).body.data.tokenCheckA.total).toBeGreaterThan(0);
+    const refused = await tight.q(first);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('TOKEN_LIMIT_EXCEEDED');
+    // Refused for `tight` first: `o` must still get its answer.
+    expect((await tight.q(second)).body.errors?.[0].extensions?.code).toBe('TOKEN_LIMIT_EXCEEDED');
+    const answered = await o.q(second);
+    expect(answered.body.errors).toBeUndefined();
+    expect(answered.body.data.tokenCheckB.total).toBeGreaterThan(0);
+  });
+
   it('returns the computed cost in extensions.cost', async () => {
     const ok = await o.q('{ storyCollection(limit: 10) { items { links(limit: 5) { total } } } }');
     expect(ok.body.extensions?.cost).toBe(10 * (1 + 5));
