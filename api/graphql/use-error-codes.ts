@@ -43,7 +43,7 @@ function fromAppError(err: GraphQLError, app: AppError): GraphQLError {
 }
 
 /** Turns any error into what a client may see; `requestId` goes into the masked ones. */
-export type MaskError = (error: unknown, requestId?: string) => Error;
+export type MaskError = (error: unknown, requestId?: string) => GraphQLError;
 
 /**
  * Yoga's `maskError`: AppErrors become their GraphQL code; GraphQL errors raised by the engine
@@ -78,7 +78,7 @@ export function useMaskedResultErrors(mask: MaskError, states: RequestStates): P
       return {
         onExecuteDone({ result, setResult }) {
           if (!result || Symbol.asyncIterator in result || !result.errors?.length) return;
-          setResult({ ...result, errors: result.errors.map((e) => mask(e, requestId) as GraphQLError) });
+          setResult({ ...result, errors: result.errors.map((e) => mask(e, requestId)) });
         },
       };
     },

@@ -48,7 +48,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
             // answered 500: nothing was executed.
             if (err instanceof GraphQLError || isAppError(err)) throw err;
             const masked = mask(err, requestId);
-            throw new GraphQLError(masked.message, { extensions: { ...(masked as GraphQLError).extensions, http: { status: 500 } } });
+            throw new GraphQLError(masked.message, { extensions: { ...masked.extensions, http: { status: 500 } } });
           }
         },
       };

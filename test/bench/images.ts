@@ -137,7 +137,11 @@ try {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
   const load = { connections: 32, seconds: hitSeconds };
-  const line = (r: LoadResult) => `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}`;
+  // A rate made of failed answers is no rate: any non-2xx fails the bench.
+  const line = (r: LoadResult) => {
+    if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses under load`);
+    return `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms`;
+  };
   const hit = await autocannonLoad(hitUrl, load);
   const hitCeiling = await autocannonLoad(bareUrl, load);
   console.log(`hit, autocannon (own process, ${hit.workers} workers, 32 connections, ${hitSeconds} s, ${body.length}-byte ${contentType}): ${line(hit)}`);
