@@ -49,3 +49,6 @@ export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): Comp
  */
 export const keyColumns = (keys: OrderKey[]): string =>
   keys.map((k, i) => (k.cast === 'timestamptz' ? `${k.expr} AS _k${i}, (${k.expr})::text AS _t${i}` : `${k.expr} AS _k${i}`)).join(', ');
+
+/** The names of `keyColumns`, in their order. */
+export const keyNames = (keys: OrderKey[]): string[] => keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`]));

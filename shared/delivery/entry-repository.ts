@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.js';
-import { compileEntryQuery, keyColumns, type EntryQuery } from './entry-query.js';
+import { compileEntryQuery, keyColumns, keyNames, type EntryQuery } from './entry-query.js';
 import { entryColumns, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
@@ -86,18 +86,22 @@ export async function findEntryPage(
   if (page.after) conds.push(keysetSql(c.keys, page.after, (v) => p.add(v)));
   const references = page.references ?? [];
   const columns = page.columns ?? undefined;
-  const select = `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} FROM entries e WHERE ${conds.join(' AND ')}`;
+  const from = `FROM entries e WHERE ${conds.join(' AND ')}`;
   const window = `LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.after ? 0 : page.offset)}`;
   // A substring search on the title is served by the trigram index; walking the order index
   // instead and filtering (the planner's usual pick for ORDER BY … LIMIT) reads most of the
   // org's rows when the matches are old. Materializing the matches first, then sorting, keeps
-  // the cost proportional to the number of matches.
+  // the cost proportional to the number of matches. Only the matches' sort keys are
+  // materialized; the page's columns are read for its rows alone (building them for every match
+  // made the search twice as dear in Postgres as the search itself).
   const counted = c.textSearch && !page.after && page.countMatches === true;
+  const extra = [...keyNames(c.keys), ...(counted ? ['_total'] : [])];
   let sql = c.textSearch
-    ? `WITH m AS MATERIALIZED (${select}) SELECT *${counted ? ', count(*) OVER ()::int AS _total' : ''} FROM m ORDER BY ${orderByKeys(c.keys)} ${window}`
-    : `${select} ORDER BY ${orderBySql(c.keys)} ${window}`;
+    ? `WITH m AS MATERIALIZED (SELECT e.row_id AS _row, ${keyColumns(c.keys)} ${from}), ` +
+      `k AS (SELECT *${counted ? ', count(*) OVER ()::int AS _total' : ''} FROM m ORDER BY ${orderByKeys(c.keys)} ${window}) ` +
+      `SELECT ${entryColumns('e', columns)}, ${extra.map((x) => `k.${x}`).join(', ')} FROM k JOIN entries e ON e.row_id = k._row ORDER BY ${orderByKeys(c.keys)}`
+    : `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} ${from} ORDER BY ${orderBySql(c.keys)} ${window}`;
   if (references.length > 0) {
-    const extra = [...c.keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`])), ...(counted ? ['_total'] : [])];
     sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys), shape: columns });
   }
   const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values, preparable(q, page.after ? 0 : page.offset));
