@@ -8,11 +8,14 @@ const servers = new WeakMap<Services, GraphqlServer>();
 export const graphqlServerOf = (services: Services): GraphqlServer | undefined => servers.get(services);
 
 /**
- * `/graphql` (GET and POST): yoga reads its own bodies, authenticates in its `useTenant` plugin
- * and renders its own errors, so the front door hands requests straight to it.
+ * `/graphql` (GET and POST): the common JSON POST takes the fast lane (yoga's envelop without
+ * its HTTP layer); everything else goes straight to yoga, which reads its own bodies,
+ * authenticates in its `useTenant` plugin and renders its own errors.
  */
 export function graphqlHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
   const server = createGraphqlServer(services);
   servers.set(services, server);
-  return (req, res) => void server.yoga(req, res);
+  return (req, res) => {
+    if (!server.fastLane(req, res)) void server.yoga(req, res);
+  };
 }

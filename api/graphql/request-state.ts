@@ -10,4 +10,5 @@ export interface RequestState {
   requestId: string;
 }
 
-export type RequestStates = WeakMap<Request, RequestState>;
+/** Keyed by yoga's Request, or by the fast lane's own key for a request it runs itself. */
+export type RequestStates = WeakMap<object, RequestState>;

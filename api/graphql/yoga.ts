@@ -1,6 +1,7 @@
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../../shared/services.js';
+import { createFastLane, type FastLane } from './fast-lane.js';
 import type { RequestStates } from './request-state.js';
 import { SchemaCache } from './schema-cache.js';
 import { useBodyLimit } from './use-body-limit.js';
@@ -12,6 +13,9 @@ import { useTenant } from './use-tenant.js';
 
 export interface GraphqlServer {
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
+  /** Takes the common JSON POST (see `createFastLane`); false: yoga takes the request. */
+  fastLane: FastLane['handle'];
+  fastLaneStats: FastLane['stats'];
   cache: SchemaCache;
 }
 
@@ -26,6 +30,11 @@ export interface GraphqlServerOptions {
    * @default true
    */
   responseCache?: boolean;
+  /**
+   * Run the common JSON POST on yoga's envelop without its HTTP layer (`createFastLane`).
+   * @default true
+   */
+  fastLane?: boolean;
 }
 
 export function createGraphqlServer(services: Services, options: GraphqlServerOptions = {}): GraphqlServer {
@@ -61,5 +70,10 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       useBodyLimit(services.config.limits.bodyBytes),
     ].filter((p) => p !== false),
   });
-  return { yoga: yoga as unknown as GraphqlServer['yoga'], cache };
+  const server = yoga as unknown as GraphqlServer['yoga'];
+  const lane: FastLane =
+    options.fastLane === false
+      ? { handle: () => false, stats: { answered: 0, handedOver: 0 } }
+      : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
+  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, cache };
 }

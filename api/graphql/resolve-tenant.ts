@@ -1,0 +1,56 @@
+import { GraphQLError } from 'graphql';
+import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js';
+import { isAppError } from '../../shared/errors/index.js';
+import type { Services } from '../../shared/services.js';
+import { authenticateBearer } from '../../shared/tenancy/authenticate.js';
+import type { RequestState } from './request-state.js';
+import type { SchemaCache } from './schema-cache.js';
+
+/** A request's tenant: who asks, with which schema, and the rate-limit headers of its answer. */
+export interface ResolvedTenant {
+  state: RequestState;
+  rateHeaders: Record<string, string>;
+}
+
+/** `preview` reads every status; `delivery` only published content (DESIGN §2). */
+function scopeOf(scopes: string[]): DeliveryScope | null {
+  if (scopes.includes('preview')) return 'preview';
+  if (scopes.includes('delivery')) return 'delivery';
+  return null;
+}
+
+const authError = (code: 'UNAUTHENTICATED' | 'FORBIDDEN', message: string, headers: Record<string, string> = {}) =>
+  new GraphQLError(message, { extensions: { code, http: { status: code === 'UNAUTHENTICATED' ? 401 : 403, headers } } });
+
+/**
+ * Resolves the bearer token to its org and scope (the skeleton's `authenticateBearer`), takes
+ * one unit of the token's rate limit and selects the org's cached schema. Refusals are
+ * GraphQLErrors carrying their HTTP status; anything else (the database gone) is thrown as is.
+ */
+export async function resolveTenant(
+  deps: { services: Services; cache: SchemaCache },
+  authorization: string | undefined,
+  requestId: string,
+): Promise<ResolvedTenant> {
+  const { services, cache } = deps;
+  let identity;
+  try {
+    identity = await authenticateBearer(services, authorization);
+  } catch (err) {
+    if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
+    throw err;
+  }
+  const scope = scopeOf(identity.scopes);
+  if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
+  // The per-token rate limit of every API (DESIGN §2): 429 RATE_LIMITED with Retry-After.
+  const rate = await services.rateLimiter.consume(identity.tokenId);
+  const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
+  if (!rate.allowed) {
+    throw new GraphQLError('Rate limit exceeded; retry later.', {
+      extensions: { code: 'RATE_LIMITED', retryAfter: rate.retryAfterSeconds, http: { status: 429, headers: { ...rateHeaders, 'Retry-After': String(rate.retryAfterSeconds) } } },
+    });
+  }
+  const org = await cache.get(identity.orgId);
+  if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
+  return { state: { identity, scope, org, requestId }, rateHeaders };
+}
