@@ -37,9 +37,9 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
             rateHeadersOf.set(request, resolved.rateHeaders);
             states.set(request, resolved.state);
           } catch (err) {
-            // A fault (the database gone, say) is masked here, where the request id is known, and
-            // answered 500: nothing was executed.
-            // A refusal carries its headers (429: the rate-limit ones) in its extensions.
+            // A refusal carries its own headers (a 429 the rate-limit ones). A fault (the database
+            // gone, say) is masked here, where the request id is known, and answered 500: nothing
+            // was executed.
             if (err instanceof GraphQLError || isAppError(err)) throw err;
             const masked = mask(err, requestId);
             throw new GraphQLError(masked.message, { extensions: { ...masked.extensions, http: { status: 500 } } });
