@@ -64,6 +64,15 @@ const cases: Case[] = [
   { name: 'Accept graphql-response+json', body: ok(STORY), headers: { accept: 'application/graphql-response+json' }, lane: 'answered', status: 200 },
   { name: "graphql-request's Accept", body: ok(STORY), headers: { accept: 'application/graphql-response+json, application/json' }, lane: 'answered', status: 200 },
   { name: "Apollo Client's Accept", body: ok(STORY), headers: { accept: 'application/graphql-response+json,application/json;q=0.9' }, lane: 'answered', status: 200 },
+  { name: 'Accept application/json with charset', body: ok(STORY), headers: { accept: 'application/json; charset=utf-8' }, lane: 'answered', status: 200 },
+  { name: 'Accept graphql-response+json with charset', body: ok(STORY), headers: { accept: 'application/graphql-response+json; charset=utf-8' }, lane: 'answered', status: 200 },
+  {
+    name: 'both JSON types with charsets',
+    body: ok(STORY),
+    headers: { accept: 'application/graphql-response+json; charset=utf-8, application/json; charset=utf-8' },
+    lane: 'answered',
+    status: 200,
+  },
   { name: 'an Accept the lane leaves to yoga', body: ok(STORY), headers: { accept: 'application/json, application/graphql-response+json' }, lane: 'not taken', status: 200 },
   { name: 'charset in Content-Type', body: ok(STORY), headers: { 'content-type': 'application/json; charset=utf-8' }, lane: 'answered', status: 200 },
   {
