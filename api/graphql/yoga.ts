@@ -7,6 +7,7 @@ import { SchemaCache } from './schema-cache.js';
 import { useBodyLimit } from './use-body-limit.js';
 import { useCost } from './use-cost.js';
 import { createMaskError, useErrorCodes, useMaskedResultErrors } from './use-error-codes.js';
+import { useJit, type JitStats } from './use-jit.js';
 import { useLimits } from './use-limits.js';
 import { useResponseCache } from './use-response-cache.js';
 import { useTenant } from './use-tenant.js';
@@ -16,6 +17,7 @@ export interface GraphqlServer {
   /** Takes the common JSON POST (see `createFastLane`); false: yoga takes the request. */
   fastLane: FastLane['handle'];
   fastLaneStats: FastLane['stats'];
+  jitStats: JitStats;
   cache: SchemaCache;
 }
 
@@ -35,12 +37,18 @@ export interface GraphqlServerOptions {
    * @default true
    */
   fastLane?: boolean;
+  /**
+   * Executions of a document before graphql-jit compiles it (`useJit`); 0 compiles at once.
+   * @default 1
+   */
+  jitAfter?: number;
 }
 
 export function createGraphqlServer(services: Services, options: GraphqlServerOptions = {}): GraphqlServer {
   const cache = options.cache ?? new SchemaCache({ db: services.db, bus: services.bus });
   const states: RequestStates = new WeakMap();
   const mask = createMaskError(services.logger);
+  const jitStats: JitStats = { compiled: 0, executed: 0 };
   const yoga = createYoga<Record<string, unknown>>({
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -62,11 +70,13 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       useCost(states),
       // 4. repeated reads of unchanged content answered from memory (after the cost check)
       options.responseCache !== false && useResponseCache({ db: services.db, states }),
-      // 5. extensions.code for parse and validation errors
+      // 5. a document without variables, once it repeats, runs as a compiled function
+      useJit({ after: options.jitAfter, stats: jitStats }),
+      // 6. extensions.code for parse and validation errors
       useErrorCodes(),
-      // 6. unexpected execution errors masked, with the request id
+      // 7. unexpected execution errors masked, with the request id
       useMaskedResultErrors(mask, states),
-      // 7. the body limit, last: it wraps whichever request parser was chosen
+      // 8. the body limit, last: it wraps whichever request parser was chosen
       useBodyLimit(services.config.limits.bodyBytes),
     ].filter((p) => p !== false),
   });
@@ -75,5 +85,5 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     options.fastLane === false
       ? { handle: () => false, stats: { answered: 0, handedOver: 0 } }
       : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
-  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, cache };
+  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, cache };
 }

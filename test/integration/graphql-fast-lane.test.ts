@@ -1,11 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlServerOf } from '../../api/graphql/index.js';
-import { createGraphqlServer, type GraphqlServer } from '../../api/graphql/yoga.js';
-import { assignRequestId } from '../../api/http/request-context.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { setupOrg, type GqlOrg } from './graphql-support.js';
+import { setupOrg, type GqlOrg, startReferenceServer } from './graphql-support.js';
 
 /**
  * The fast lane (api/graphql/fast-lane.ts) must answer exactly as yoga does. Every request here
@@ -16,9 +12,7 @@ import { setupOrg, type GqlOrg } from './graphql-support.js';
 let app: TestApp;
 let o: GqlOrg;
 let other: GqlOrg;
-let reference: GraphqlServer;
-let referenceServer: Server;
-let referenceUrl: string;
+let reference: Awaited<ReturnType<typeof startReferenceServer>>;
 
 beforeAll(async () => {
   app = await startTestApp({ workers: false });
@@ -26,18 +20,11 @@ beforeAll(async () => {
   const model = { titleField: 'title', fields: [{ alias: 'title', type: 'text' }, { alias: 'views', type: 'number' }] };
   await Promise.all([o.m('PUT', '/models/story', model), other.m('PUT', '/models/story', model)]);
   await o.m('PUT', '/entries/pub', { model: 'story', siteId: o.siteId, fields: { title: 'Published', views: 1 }, status: 'PUBLISHED' });
-  reference = createGraphqlServer(app.services, { fastLane: false });
-  referenceServer = createServer((req, res) => {
-    assignRequestId(req, res);
-    void reference.yoga(req, res);
-  });
-  await new Promise<void>((resolve) => referenceServer.listen(0, '127.0.0.1', resolve));
-  referenceUrl = `http://127.0.0.1:${(referenceServer.address() as AddressInfo).port}`;
+  reference = await startReferenceServer(app, { fastLane: false });
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => referenceServer?.close(resolve));
-  reference?.cache.close();
+  await reference?.close();
   await app?.close();
 });
 
@@ -130,7 +117,7 @@ describe('the GraphQL fast lane', () => {
     const id = `fast-lane-${Math.random().toString(36).slice(2)}`;
     const fast = await call(app.baseUrl, c, id);
     const lane: Lane = stats.answered > before.answered ? 'answered' : stats.handedOver > before.handedOver ? 'handedOver' : 'not taken';
-    const viaYoga = await call(referenceUrl, c, id);
+    const viaYoga = await call(reference.url, c, id);
     expect({ lane, status: fast.status }).toEqual({ lane: c.lane, status: c.status });
     expect(fast.headers).toEqual(viaYoga.headers);
     expect(fast.body).toEqual(viaYoga.body);

@@ -1,6 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { projectRoot } from '../../shared/paths.js';
+import { createGraphqlServer, type GraphqlServerOptions } from '../../api/graphql/yoga.js';
+import { assignRequestId } from '../../api/http/request-context.js';
 import type { TestApp } from '../support/harness.js';
 
 /**
@@ -85,3 +89,23 @@ export const heading = (level: number, text: string) => ({ type: 'heading', attr
 
 /** Ids of a collection's items, for order-sensitive assertions. */
 export const ids = (c: { items: Array<{ id: string }> }) => c.items.map((i) => i.id);
+
+/**
+ * A second GraphQL server over the app's services, built with other options (yoga alone, no
+ * compiled execution): the reference that the app's answers are compared with.
+ */
+export async function startReferenceServer(app: TestApp, options: GraphqlServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const reference = createGraphqlServer(app.services, options);
+  const server = createServer((req, res) => {
+    assignRequestId(req, res);
+    void reference.yoga(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      reference.cache.close();
+    },
+  };
+}
