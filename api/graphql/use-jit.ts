@@ -1,4 +1,4 @@
-import { execute, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 
@@ -11,6 +11,13 @@ interface Entry {
 /** Whether any operation of the document declares variables. */
 const declaresVariables = (document: DocumentNode) =>
   document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && (d.variableDefinitions?.length ?? 0) > 0);
+
+export interface JitStats {
+  /** Documents compiled. */
+  compiled: number;
+  /** Executions that ran a compiled function. */
+  executed: number;
+}
 
 /**
  * Runs a query that an org's schema has executed `after` times already through a function
@@ -25,22 +32,16 @@ const declaresVariables = (document: DocumentNode) =>
  * cache (one per text), so entries live as long as that cache keeps the document; each org
  * schema (one per schema version) has its own. graphql-jit's result `stringify` is not used:
  * later plugins add `extensions`, which a stringifier compiled for the query's shape would drop.
- * A result with errors is computed again by graphql-js, whose error answers are the reference
- * (graphql-jit leaves out `locations`); resolvers only read, so that costs time, nothing else.
+ * A result with errors is computed again by the executor that would have run (yoga's), whose
+ * error answers are the reference (graphql-jit leaves out `locations`); resolvers only read, so
+ * that costs time, nothing else.
  */
-export interface JitStats {
-  /** Documents compiled. */
-  compiled: number;
-  /** Executions that ran a compiled function. */
-  executed: number;
-}
-
 export function useJit(options: { after?: number; stats?: JitStats } = {}): Plugin {
   const after = options.after ?? 1;
   const stats = options.stats ?? { compiled: 0, executed: 0 };
   const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Entry>>>();
   return {
-    onExecute({ args, setExecuteFn }) {
+    onExecute({ args, executeFn, setExecuteFn }) {
       let byDocument = bySchema.get(args.schema);
       if (!byDocument) bySchema.set(args.schema, (byDocument = new WeakMap()));
       let byOperation = byDocument.get(args.document);
@@ -63,8 +64,8 @@ export function useJit(options: { after?: number; stats?: JitStats } = {}): Plug
       stats.executed++;
       setExecuteFn(async (a: ExecutionArgs) => {
         const result = (await compiled.query(a.rootValue, a.contextValue, a.variableValues ?? {})) as ExecutionResult;
-        // graphql-jit's errors lack `locations`: an answer with errors is graphql-js's (reads only, run again)
-        return result.errors?.length ? execute(a) : result;
+        // graphql-jit's errors lack `locations`: an answer with errors is the interpreter's
+        return result.errors?.length ? executeFn(a) : result;
       });
     },
   };

@@ -47,8 +47,10 @@ export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): Comp
  * Sort-key columns `_k0…` of each row; timestamps also as text (`_t…`), since a JS Date keeps
  * only milliseconds and a token must carry Postgres' microseconds to resume exactly.
  */
-export const keyColumns = (keys: OrderKey[]): string =>
-  keys.map((k, i) => (k.cast === 'timestamptz' ? `${k.expr} AS _k${i}, (${k.expr})::text AS _t${i}` : `${k.expr} AS _k${i}`)).join(', ');
+const keyOutputs = (keys: OrderKey[]): Array<[expr: string, name: string]> =>
+  keys.flatMap((k, i): Array<[string, string]> => (k.cast === 'timestamptz' ? [[k.expr, `_k${i}`], [`(${k.expr})::text`, `_t${i}`]] : [[k.expr, `_k${i}`]]));
+
+export const keyColumns = (keys: OrderKey[]): string => keyOutputs(keys).map(([expr, name]) => `${expr} AS ${name}`).join(', ');
 
 /** The names of `keyColumns`, in their order. */
-export const keyNames = (keys: OrderKey[]): string[] => keys.flatMap((k, i) => (k.cast === 'timestamptz' ? [`_k${i}`, `_t${i}`] : [`_k${i}`]));
+export const keyNames = (keys: OrderKey[]): string[] => keyOutputs(keys).map(([, name]) => name);
