@@ -34,10 +34,15 @@ const BUCKET_SQL: Record<Interval, string> = {
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** WHERE conditions of one window split into days, hours and raw edges, with their parameters. */
+/**
+ * WHERE conditions of one window split into days, hours and raw edges, with their parameters.
+ * `minus` (when some hours are subtracted) is true for an hourly row to be counted negatively;
+ * `hours` then selects those rows too.
+ */
 interface WindowSql {
   days: string | null;
   hours: string | null;
+  minus: string | null;
   raw: string | null;
   params: QueryParams;
 }
@@ -46,28 +51,30 @@ function windowSql(scope: Scope, options: { days: boolean }): WindowSql {
   const split = splitRange(scope.fromMs, scope.toMs, options);
   const params: QueryParams = { org: scope.orgId, dist: scope.distributionId };
   const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
-  const ors = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
+  const spansSql = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
     if (spans.length === 0) return null;
     const parts = spans.map((s, i) => {
       params[`${prefix}${i}a`] = value(s.fromMs);
       params[`${prefix}${i}b`] = value(s.toMs);
       return `(${cond(`${prefix}${i}a`, `${prefix}${i}b`)})`;
     });
-    return `${tenant} AND (${parts.join(' OR ')})`;
+    return `(${parts.join(' OR ')})`;
   };
+  const scoped = (cond: string | null) => (cond ? `${tenant} AND ${cond}` : null);
+  const hourCond = (a: string, b: string) => `hour >= toDateTime({${a}:UInt32}, 'UTC') AND hour < toDateTime({${b}:UInt32}, 'UTC')`;
+  const plus = spansSql(split.hours, 'h', hourCond, (ms) => ms / 1000);
+  const minus = spansSql(split.minusHours, 'm', hourCond, (ms) => ms / 1000);
   return {
-    days: ors(split.days, 'd', (a, b) => `day >= {${a}:Date} AND day < {${b}:Date}`, isoDate),
-    hours: ors(
-      split.hours,
-      'h',
-      (a, b) => `hour >= toDateTime({${a}:UInt32}, 'UTC') AND hour < toDateTime({${b}:UInt32}, 'UTC')`,
-      (ms) => ms / 1000,
-    ),
-    raw: ors(
-      split.edges,
-      'e',
-      (a, b) => `timestamp >= fromUnixTimestamp64Milli({${a}:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({${b}:Int64}, 'UTC')`,
-      (ms) => ms,
+    days: scoped(spansSql(split.days, 'd', (a, b) => `day >= {${a}:Date} AND day < {${b}:Date}`, isoDate)),
+    hours: scoped(plus && minus ? `(${plus} OR ${minus})` : (plus ?? minus)),
+    minus,
+    raw: scoped(
+      spansSql(
+        split.edges,
+        'e',
+        (a, b) => `timestamp >= fromUnixTimestamp64Milli({${a}:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({${b}:Int64}, 'UTC')`,
+        (ms) => ms,
+      ),
     ),
     params,
   };
@@ -103,25 +110,29 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   return store.query<IntervalRow>(sql, w.params);
 }
 
-/** Counts per value of every requested dimension of one rollup family, over the window. */
+/**
+ * Counts per value of every requested dimension of one rollup family, over the window. Counts are
+ * signed (subtracted hours): a value whose hours were all subtracted sums to 0 and is left out.
+ */
 function familySql(w: WindowSql, family: string, dims: Dimension[]): string {
   const columns = [...new Set(dims.map((d) => SOURCE[d].column))];
   const cols = columns.join(', ');
+  const hourly = w.minus ? `sum(if(${w.minus}, -toInt64(requests), toInt64(requests)))` : 'toInt64(sum(requests))';
   const parts: string[] = [];
   // each piece is grouped on its own first: the outer grouping then merges far fewer rows
   // (measured about a third faster than grouping the raw union)
-  if (w.days) parts.push(`SELECT ${cols}, sum(requests) AS n FROM ${family}_daily WHERE ${w.days} GROUP BY ${cols}`);
-  if (w.hours) parts.push(`SELECT ${cols}, sum(requests) AS n FROM ${family}_hourly WHERE ${w.hours} GROUP BY ${cols}`);
-  if (w.raw) parts.push(`SELECT ${cols}, count() AS n FROM cdn_logs WHERE ${w.raw} GROUP BY ${cols}`);
+  if (w.days) parts.push(`SELECT ${cols}, toInt64(sum(requests)) AS n FROM ${family}_daily WHERE ${w.days} GROUP BY ${cols}`);
+  if (w.hours) parts.push(`SELECT ${cols}, ${hourly} AS n FROM ${family}_hourly WHERE ${w.hours} GROUP BY ${cols}`);
+  if (w.raw) parts.push(`SELECT ${cols}, toInt64(count()) AS n FROM cdn_logs WHERE ${w.raw} GROUP BY ${cols}`);
   const union = parts.join(' UNION ALL ');
   if (dims.length === 1) {
     const column = SOURCE[dims[0]].column;
-    return `SELECT '${dims[0]}' AS dimension, toString(${column}) AS value, sum(n) AS n FROM (${union}) GROUP BY value`;
+    return `SELECT '${dims[0]}' AS dimension, toString(${column}) AS value, sum(n) AS n FROM (${union}) GROUP BY value HAVING n > 0`;
   }
   // several dimensions of one family: aggregate once per combination, then fan out
   const tuples = dims.map((d) => `('${d}', toString(${SOURCE[d].column}))`).join(', ');
   return `SELECT d.1 AS dimension, d.2 AS value, sum(n) AS n FROM (
-      SELECT ${cols}, sum(n) AS n FROM (${union}) GROUP BY ${cols}
+      SELECT ${cols}, sum(n) AS n FROM (${union}) GROUP BY ${cols} HAVING n > 0
     ) ARRAY JOIN [${tuples}] AS d GROUP BY dimension, value`;
 }
 

@@ -48,31 +48,82 @@ describe('intervalStarts', () => {
 describe('splitRange', () => {
   const D = 24 * H;
   it('reads whole days, then whole hours, then the ragged ends from raw rows', () => {
-    expect(splitRange(D + 10 * H + 5, 4 * D + 13 * H + 7)).toEqual({
+    expect(splitRange(D + 14 * H + 5, 4 * D + 9 * H + 7)).toEqual({
       days: [{ fromMs: 2 * D, toMs: 4 * D }],
       hours: [
-        { fromMs: D + 11 * H, toMs: 2 * D },
-        { fromMs: 4 * D, toMs: 4 * D + 13 * H },
+        { fromMs: D + 15 * H, toMs: 2 * D },
+        { fromMs: 4 * D, toMs: 4 * D + 9 * H },
+      ],
+      minusHours: [],
+      edges: [
+        { fromMs: D + 14 * H + 5, toMs: D + 15 * H },
+        { fromMs: 4 * D + 9 * H, toMs: 4 * D + 9 * H + 7 },
+      ],
+    });
+    expect(splitRange(D, 3 * D)).toEqual({ days: [{ fromMs: D, toMs: 3 * D }], hours: [], minusHours: [], edges: [] });
+  });
+
+  it('reads a day the window covers most of whole, minus its hours outside the window', () => {
+    // 13 whole hours of the first day and 13 of the last: each day whole, minus its other 11
+    expect(splitRange(D + 10 * H + 5, 4 * D + 13 * H + 7)).toEqual({
+      days: [{ fromMs: D, toMs: 5 * D }],
+      hours: [],
+      minusHours: [
+        { fromMs: D, toMs: D + 11 * H },
+        { fromMs: 4 * D + 13 * H, toMs: 5 * D },
       ],
       edges: [
         { fromMs: D + 10 * H + 5, toMs: D + 11 * H },
         { fromMs: 4 * D + 13 * H, toMs: 4 * D + 13 * H + 7 },
       ],
     });
-    expect(splitRange(D, 3 * D)).toEqual({ days: [{ fromMs: D, toMs: 3 * D }], hours: [], edges: [] });
+    // 12 whole hours are read as hours; a window inside one day, 20 whole hours of it
+    expect(splitRange(2 * D - 12 * H, 3 * D + 12 * H).minusHours).toEqual([]);
+    expect(splitRange(D + H + 9, D + 22 * H)).toEqual({
+      days: [{ fromMs: D, toMs: 2 * D }],
+      hours: [],
+      minusHours: [
+        { fromMs: D, toMs: D + 2 * H },
+        { fromMs: D + 22 * H, toMs: 2 * D },
+      ],
+      edges: [{ fromMs: D + H + 9, toMs: D + 2 * H }],
+    });
+  });
+
+  it('counts every instant of the window once and nothing outside it', () => {
+    const M = 60_000;
+    const covers = (s: ReturnType<typeof splitRange>, t: number) => {
+      const n = (spans: Array<{ fromMs: number; toMs: number }>) => spans.filter((x) => x.fromMs <= t && t < x.toMs).length;
+      return n(s.days) + n(s.hours) + n(s.edges) - n(s.minusHours);
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let i = 0; i < 150; i++) {
+      const from = (next() % (4 * 24 * 60)) * M + (next() % 3) * 17_000;
+      const to = from + (next() % (3 * 24 * 60)) * M + 1;
+      for (const days of [true, false]) {
+        const s = splitRange(from, to, { days });
+        for (let t = from - D - (from % M); t < to + D; t += 20 * M) expect(covers(s, t), `${from}..${to} at ${t}`).toBe(t >= from && t < to ? 1 : 0);
+        expect(covers(s, from)).toBe(1);
+        expect(covers(s, to - 1)).toBe(1);
+        expect(covers(s, to)).toBe(0);
+      }
+    }
   });
 
   it('falls back to hours and raw rows when no whole day (or no days level) fits', () => {
     expect(splitRange(10 * H + 5, 13 * H + 7)).toEqual({
       days: [],
       hours: [{ fromMs: 11 * H, toMs: 13 * H }],
+      minusHours: [],
       edges: [
         { fromMs: 10 * H + 5, toMs: 11 * H },
         { fromMs: 13 * H, toMs: 13 * H + 7 },
       ],
     });
-    expect(splitRange(D, 3 * D, { days: false })).toEqual({ days: [], hours: [{ fromMs: D, toMs: 3 * D }], edges: [] });
-    expect(splitRange(10 * H + 5, 10 * H + 9)).toEqual({ days: [], hours: [], edges: [{ fromMs: 10 * H + 5, toMs: 10 * H + 9 }] });
-    expect(splitRange(10 * H + 5, 11 * H + 9)).toEqual({ days: [], hours: [], edges: [{ fromMs: 10 * H + 5, toMs: 11 * H + 9 }] });
+    expect(splitRange(D, 3 * D, { days: false })).toEqual({ days: [], hours: [{ fromMs: D, toMs: 3 * D }], minusHours: [], edges: [] });
+    expect(splitRange(D + 10 * H + 5, 4 * D + 13 * H + 7, { days: false }).minusHours).toEqual([]);
+    expect(splitRange(10 * H + 5, 10 * H + 9)).toEqual({ days: [], hours: [], minusHours: [], edges: [{ fromMs: 10 * H + 5, toMs: 10 * H + 9 }] });
+    expect(splitRange(10 * H + 5, 11 * H + 9)).toEqual({ days: [], hours: [], minusHours: [], edges: [{ fromMs: 10 * H + 5, toMs: 11 * H + 9 }] });
   });
 });

@@ -87,7 +87,14 @@ describe('analytics: every figure equals an independent computation', () => {
   });
   // a burst inside a few hours so hourly windows have traffic at partial-hour edges
   const burst = generateTraffic({ count: 800, startMs: start + 5 * DAY + 3 * HOUR, spanMs: 5 * HOUR, seed: 43, countries: ['NL', 'US'] });
-  const all = [...events, ...burst];
+  // values seen only late on that day, outside the "most of one day" window below
+  const late = generateTraffic({ count: 6, startMs: start + 5 * DAY + 22 * HOUR, spanMs: HOUR, seed: 44, countries: ['IS'] }).map((e) => ({
+    ...e,
+    path: '/late-only.jpg',
+    query: '',
+    referer: 'https://late-only.example/',
+  }));
+  const all = [...events, ...burst, ...late];
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -123,6 +130,10 @@ describe('analytics: every figure equals an independent computation', () => {
       interval: 'hour',
       n: 3,
     },
+    // most of a day: read as the whole day minus its other hours (partial hours at both ends)
+    // every value listed: one seen only in the hours left out must not appear with 0 requests
+    { name: 'most of one day, partial hours at both ends', from: start + 5 * DAY + HOUR + 12 * 60_000, to: start + 5 * DAY + 21 * HOUR + 7 * 60_000, query: '&intervalType=1&termCount=100', interval: 'hour', n: 100 },
+    { name: 'most of the first and last days, TermCount 4', from: start + 3 * DAY + 2 * HOUR + 59 * 60_000, to: start + 11 * DAY + 19 * HOUR + 1_000, query: '&TermCount=4', interval: 'day', n: 4 },
     { name: 'daily (auto) over 20 days, TermCount 3', from: start + 2 * DAY + HOUR / 2, to: start + 22 * DAY, query: '&TermCount=3', interval: 'day', n: 3 },
     { name: 'daily (auto) over everything, termCount 100', from: start - DAY, to: start + 39 * DAY, query: '&termCount=100', interval: 'day', n: 100 },
     { name: 'monthly (auto) over 109 days', from: start - 70 * DAY, to: start + 39 * DAY, query: '', interval: 'month', n: 7 },
