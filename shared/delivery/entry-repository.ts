@@ -78,6 +78,12 @@ export async function findEntryPage(
      * statement's columns, so the shape must serve their readers too.
      */
     columns?: EntryShape | null;
+    /**
+     * Whether the rows carry their sort keys (`_k…`, `_t…`), from which a continuation token is
+     * made. @default true. Without them a page of timestamps is formatted and parsed once per
+     * row instead of three times.
+     */
+    keys?: boolean;
   },
 ): Promise<EntryPage> {
   const c = compileEntryQuery(q);
@@ -95,18 +101,20 @@ export async function findEntryPage(
   // materialized; the page's columns are read for its rows alone (building them for every match
   // made the search twice as dear in Postgres as the search itself).
   const counted = c.textSearch && !page.after && page.countMatches === true;
-  const extra = [...keyNames(c.keys), ...(counted ? ['_total'] : [])];
+  // targets of references are ordered after the page's rows by the same keys
+  const keys = page.keys !== false || references.length > 0;
+  const extra = [...(keys ? keyNames(c.keys) : []), ...(counted ? ['_total'] : [])];
   let sql = c.textSearch
     ? `WITH m AS MATERIALIZED (SELECT e.row_id AS _row, ${keyColumns(c.keys)} ${from}), ` +
       `k AS (SELECT *${counted ? ', count(*) OVER ()::int AS _total' : ''} FROM m ORDER BY ${orderByKeys(c.keys)} ${window}) ` +
-      `SELECT ${entryColumns('e', columns)}, ${extra.map((x) => `k.${x}`).join(', ')} FROM k JOIN entries e ON e.row_id = k._row ORDER BY ${orderByKeys(c.keys)}`
-    : `SELECT ${entryColumns('e', columns)}, ${keyColumns(c.keys)} ${from} ORDER BY ${orderBySql(c.keys)} ${window}`;
+      `SELECT ${[entryColumns('e', columns), ...extra.map((x) => `k.${x}`)].join(', ')} FROM k JOIN entries e ON e.row_id = k._row ORDER BY ${orderByKeys(c.keys)}`
+    : `SELECT ${[entryColumns('e', columns), ...(keys ? [keyColumns(c.keys)] : [])].join(', ')} ${from} ORDER BY ${orderBySql(c.keys)} ${window}`;
   if (references.length > 0) {
     sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys), shape: columns });
   }
   const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values, preparable(q, page.after ? 0 : page.offset));
   const own = references.length > 0 ? rows.filter((r) => !r._ref) : rows;
-  const result: EntryPage = { rows: own.slice(0, page.limit), hasMore: own.length > page.limit, keyCount: c.keys.length };
+  const result: EntryPage = { rows: own.slice(0, page.limit), hasMore: own.length > page.limit, keyCount: keys ? c.keys.length : 0 };
   if (references.length > 0) result.refs = rows.filter((r) => r._ref);
   // an offset past the end returns no row to read the count from
   if (counted && own.length > 0) result.total = own[0]._total;

@@ -111,6 +111,22 @@ async function statements(query: string, variables: Record<string, unknown> = {}
   return { data, count: app.services.db.stats.queries - before };
 }
 
+/** Runs `f` while every statement's SQL (and whether it asked to be prepared) is written to `seen`. */
+async function loggingStatements(f: (seen: Array<{ sql: string; prepare: boolean }>) => Promise<void>): Promise<void> {
+  const db = app.services.db;
+  const query = db.query;
+  const seen: Array<{ sql: string; prepare: boolean }> = [];
+  db.query = ((sql: string, params?: readonly unknown[], options?: { prepare?: boolean }) => {
+    seen.push({ sql, prepare: options?.prepare === true });
+    return query.call(db, sql, params, options);
+  }) as typeof db.query;
+  try {
+    await f(seen);
+  } finally {
+    db.query = query;
+  }
+}
+
 describe('references', () => {
   it('resolves single references as the concrete type or CmsEntry, and list references as collections in field order', async () => {
     const d = await o.d(`{ article(id: "a1") {
@@ -161,19 +177,12 @@ describe('references', () => {
   });
 
   it('asks to prepare the statements of unfiltered pages and lookups, not those of filtered or deeply offset pages', async () => {
-    const db = app.services.db;
-    const query = db.query;
-    const seen: Array<{ sql: string; prepare: boolean }> = [];
-    db.query = ((sql: string, params?: readonly unknown[], options?: { prepare?: boolean }) => {
-      seen.push({ sql, prepare: options?.prepare === true });
-      return query.call(db, sql, params, options);
-    }) as typeof db.query;
-    const run = async (q: string) => {
-      seen.length = 0;
-      await statements(q);
-      return seen.filter((s) => /\bentries\b/.test(s.sql));
-    };
-    try {
+    await loggingStatements(async (seen) => {
+      const run = async (q: string) => {
+        seen.length = 0;
+        await statements(q);
+        return seen.filter((s) => /\bentries\b/.test(s.sql));
+      };
       const plain = await run(`{ articleCollection(order: {views: ASC}) { total items { id author { name } related { total items { id } } } }
         person(id: "p1") { relations { articleCollection { total items { id } } } } }`);
       expect(plain.length).toBeGreaterThanOrEqual(5);
@@ -184,9 +193,36 @@ describe('references', () => {
       // a deep offset is planned with its value too
       const deep = await run(`{ articleCollection(offset: 1001) { items { id } } }`);
       expect(deep.map((s) => s.prepare)).toEqual([false]);
-    } finally {
-      db.query = query;
-    }
+    });
+  });
+
+  it('reads the sort keys of a page only when its continuation token is asked for and can be given', async () => {
+    await loggingStatements(async (seen) => {
+      const keyed = async (q: string, variables: Record<string, unknown> = {}) => {
+        seen.length = 0;
+        const { data } = await statements(q, variables);
+        const pages = seen.filter((s) => /\bFROM entries e\b.*\bORDER BY\b/s.test(s.sql));
+        expect(pages.length).toBe(1);
+        return { page: data.articleCollection ?? data.entryCollection, keys: /\b_k0\b/.test(pages[0].sql) };
+      };
+      const order = 'order: {views: DESC}, limit: 2';
+      expect((await keyed(`{ articleCollection(${order}) { items { id } } }`)).keys).toBe(false);
+      expect((await keyed(`{ entryCollection(limit: 2) { total items { id } } }`)).keys).toBe(false);
+      // an offset past 0 gets no token, asked or not
+      const offset = await keyed(`{ articleCollection(${order}, offset: 1) { continuationToken items { id } } }`);
+      expect(offset).toEqual({ page: { continuationToken: null, items: [{ id: 'a4' }, { id: 'a1' }] }, keys: false });
+      const first = await keyed(`{ articleCollection(${order}) { items { id } ... on ArticleCollection { continuationToken } } }`);
+      expect(first.keys).toBe(true);
+      const next = await keyed(`query($t: String) { articleCollection(${order}, continuationToken: $t) { continuationToken items { id } } }`, {
+        t: first.page.continuationToken,
+      });
+      expect(next).toEqual({ page: { continuationToken: null, items: [{ id: 'a1' }, { id: 'a2' }] }, keys: true });
+      // a token request that does not ask for the next token resumes from its own keys
+      const resumed = await keyed(`query($t: String) { articleCollection(${order}, continuationToken: $t) { items { id } } }`, {
+        t: first.page.continuationToken,
+      });
+      expect(resumed).toEqual({ page: { items: [{ id: 'a1' }, { id: 'a2' }] }, keys: false });
+    });
   });
 
   it('reads a page with the targets of its selected single references, and a title search with its total, in one statement', async () => {

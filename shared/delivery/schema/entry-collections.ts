@@ -45,11 +45,11 @@ export async function entryCollection(
   const references = model && info ? selectedReferences(model, (alias) => selectsWithin(info, 'items', alias)) : [];
   // only the columns the items (and the targets of their references) need
   const columns = info ? readShape(info, 'items', references) : null;
-  const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns });
+  const wantsToken = (after !== null || page.offset === 0) && (!info || selects(info, 'continuationToken'));
+  const result = await findEntryPage(ctx.db, q, { ...page, after, countMatches, references, columns, keys: wantsToken });
   if (result.refs) primeReferences(ctx, result.rows, result.refs, references, columns);
   const total = counting ?? (result.total !== undefined ? Promise.resolve(result.total) : null);
   const last = result.rows[result.rows.length - 1];
-  const wantsToken = after !== null || page.offset === 0;
   const token = () => (wantsToken && result.hasMore && last ? encodeContinuationToken(ctx.signing, binding, keyValues(last, result.keyCount)) : null);
   return collectionOf(result.rows, { offset: after ? 0 : page.offset, limit: page.limit }, () => total ?? countEntries(ctx.db, q), token);
 }
