@@ -4,7 +4,7 @@ import { signPath, verifyPath } from './signing.js';
 import type { ImageOps, OutputFormat } from './types.js';
 
 /**
- * Public asset paths (documented in docs/assets-and-images.md):
+ * Public asset paths (documented in the README, "Assets and images"):
  *
  *   /files/{sig}/{orgId}/{assetId}/{versionId}/{fileName}      original bytes
  *   /img/{sig}/{orgId}/{assetId}/{versionId}/{ops}.{ext}       derivative (ops: see image-ops.ts)

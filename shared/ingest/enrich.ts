@@ -44,7 +44,7 @@ export interface Enricher {
 
 /**
  * The country database ships in `@ip-location-db/geo-whois-asn-country-mmdb` (data: NRO/RIR
- * WHOIS, CC BY 4.0 — attribution in docs/shipping-cdn-logs.md). Loaded once per process.
+ * WHOIS, CC BY 4.0 — attribution in the README, "GeoIP data"). Loaded once per process.
  */
 let readerPromise: Promise<Reader<Response>> | undefined;
 function geoReader(): Promise<Reader<Response>> {
