@@ -195,11 +195,12 @@ export async function findPagesByTarget(
   const kinds = p.add(edge.kinds);
   const sql =
     `SELECT t.pid AS _parent, x.* FROM unnest(${targets}::text[]) AS t(pid) CROSS JOIN LATERAL (` +
-    `SELECT ${entryColumns('e', page.columns ?? undefined)}, ${keyColumns(c.keys)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
+    `SELECT ${entryColumns('e', page.columns ?? undefined)}${page.countMatches ? ', count(*) OVER ()::int AS _total' : ''} FROM entries e WHERE ${c.where} ` +
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
   const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values, preparable(q, page.offset));
-  return groupPages(rows, targetIds, page.limit, c.keys.length);
+  // relation pages carry no continuation token: their rows need no sort keys
+  return groupPages(rows, targetIds, page.limit, 0);
 }
 
 export async function countByTarget(db: Queryable, q: EntryQuery, edge: { kinds: string[] }, targetIds: readonly string[]): Promise<Map<string, number>> {

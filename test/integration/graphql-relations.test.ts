@@ -222,6 +222,9 @@ describe('references', () => {
         t: first.page.continuationToken,
       });
       expect(resumed).toEqual({ page: { items: [{ id: 'a1' }, { id: 'a2' }] }, keys: false });
+      // reverse relations and next entries never carry a token
+      expect((await keyed('{ person(id: "p1") { relations { articleCollection(order: {views: DESC}) { total items { id } } } } }')).keys).toBe(false);
+      expect((await keyed('{ article(id: "a3") { relations { nextArticleEntryCollection(order: {views: DESC}, limit: 1) { items { id } } } } }')).keys).toBe(false);
     });
   });
 

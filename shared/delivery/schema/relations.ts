@@ -72,7 +72,7 @@ export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, 
       return `${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${pivot} AND e.id <> ${env.params.add(row.id)}`;
     },
   };
-  const result = await findEntryPage(ctx.db, q, page);
+  const result = await findEntryPage(ctx.db, q, { ...page, keys: false });
   return collectionOf(result.rows, page, () => countEntries(ctx.db, q));
 }
 
