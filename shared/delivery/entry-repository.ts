@@ -180,7 +180,8 @@ export const REFERENCE_KINDS = ['reference', 'rich_entry'];
  * statement for all targets, a LATERAL page per target. With `countMatches`, each page also
  * counts all of its target's matches (`EntryPage.total`, unless the page is past the end): when
  * `total` is asked for, every match is read for the count anyway, so counting them in the page's
- * own statement saves a second statement that reads them again.
+ * own statement saves a second statement that reads them again. Their rows carry no sort keys:
+ * relation pages give no continuation token.
  */
 export async function findPagesByTarget(
   db: Queryable,
@@ -199,8 +200,7 @@ export async function findPagesByTarget(
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
   const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values, preparable(q, page.offset));
-  // relation pages carry no continuation token: their rows need no sort keys
-  return groupPages(rows, targetIds, page.limit, 0);
+  return groupPages(rows, targetIds, page.limit);
 }
 
 export async function countByTarget(db: Queryable, q: EntryQuery, edge: { kinds: string[] }, targetIds: readonly string[]): Promise<Map<string, number>> {
@@ -237,7 +237,7 @@ export async function findPagesBySource(
     [args.orgId, sourceRowIds, args.field, args.kind, args.allowedModels, page.offset, page.offset + page.limit],
     { prepare: page.offset <= PREPARED_OFFSET_MAX },
   );
-  return groupPages(rows, sourceRowIds, page.limit, 0);
+  return groupPages(rows, sourceRowIds, page.limit);
 }
 
 export async function countBySource(
@@ -257,13 +257,13 @@ export async function countBySource(
   return new Map(rows.map((r) => [Number(r.pid), r.n]));
 }
 
+/** Rows of several pages (`_parent`, in page order) split per parent; these pages carry no token. */
 function groupPages<K extends string | number>(
   rows: Array<KeyedRow & { _parent: K }>,
   parents: readonly K[],
   limit: number,
-  keyCount: number,
 ): Map<K, EntryPage> {
-  const out = new Map<K, EntryPage>(parents.map((id) => [id, { rows: [], hasMore: false, keyCount }]));
+  const out = new Map<K, EntryPage>(parents.map((id) => [id, { rows: [], hasMore: false, keyCount: 0 }]));
   for (const r of rows as Array<KeyedRow & { _parent: K; _total?: number }>) {
     const key = (typeof parents[0] === 'number' ? Number(r._parent) : r._parent) as K;
     const pg = out.get(key);
