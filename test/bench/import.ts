@@ -3,6 +3,8 @@
  * an ephemeral port, the NDJSON body streamed over HTTP), against the limit measured in the same
  * run — plain batched multi-row INSERTs of the very rows the import wrote (entries and edges),
  * through `pg`, with the same batch size, into the same tables and indexes.
+ * It also prints what an entry cost in CPU (the app, and Postgres when it runs on this machine)
+ * and the rate that allows on this machine's cores.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENTRIES (default 100000).
  */
@@ -13,6 +15,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { insertOrganization } from '../../shared/tenancy/organizations.js';
 import { insertSite } from '../../shared/tenancy/sites.js';
 import { startTestApp } from '../support/harness.js';
+import { cores, cpuLine, localPostgresCpu, postgresCpuSince, processCpuSeconds } from './cpu-time.js';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const url = process.env.DATABASE_URL;
@@ -79,6 +82,9 @@ try {
       controller.close();
     },
   });
+  // CPU of this process (app and client) and of Postgres, when it runs on this machine.
+  const pg0 = localPostgresCpu();
+  const app0 = processCpuSeconds();
   const t0 = performance.now();
   const res = await fetch(`${app.baseUrl}/management/v1/import`, {
     method: 'POST',
@@ -88,6 +94,7 @@ try {
   } as RequestInit & { duplex: 'half' });
   const envelope = (await res.json()) as { result: { lines: number; failed: number; results: { ok: boolean }[] } };
   const importMs = performance.now() - t0;
+  const importCpu = { app: processCpuSeconds() - app0, postgres: pg0 && postgresCpuSince(pg0) };
   const report = envelope.result;
   if (res.status !== 200 || report.failed > 0) throw new Error(`import failed: ${res.status} ${JSON.stringify(report?.results.find((r) => !r.ok))}`);
 
@@ -101,6 +108,7 @@ try {
   await client.connect();
   const values = (n: number, width: number, offset = 0) =>
     Array.from({ length: n }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${offset + r * width + c + 1}`).join(', ')})`).join(', ');
+  const pg1 = localPostgresCpu();
   const t1 = performance.now();
   for (let i = 0; i < entryRows.length; i += ENTRY_BATCH_SIZE) {
     const batch = entryRows.slice(i, i + ENTRY_BATCH_SIZE);
@@ -114,6 +122,7 @@ try {
     await client.query('COMMIT');
   }
   const limitMs = performance.now() - t1;
+  const limitPostgresCpu = pg1 && postgresCpuSince(pg1);
   await client.end();
 
   const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
@@ -122,6 +131,16 @@ try {
   console.log(`POST /import:        ${importRate.toLocaleString('en')} entries/s (${(importMs / 1000).toFixed(2)} s; ${edgeRows.length} edges, validation, metrics, reference checks)`);
   console.log(`plain INSERT limit:  ${limitRate.toLocaleString('en')} entries/s (${(limitMs / 1000).toFixed(2)} s; same ${entryRows.length} rows + edges, multi-row INSERT via pg)`);
   console.log(`import / limit:      ${((importRate / limitRate) * 100).toFixed(0)} %  (targets: ≥ 20,000 entries/s and ≥ 50 %)`);
+  // What an entry costs the machine. Postgres' share is a floor no client can go under; with the
+  // app's share, cores / (CPU per entry) bounds the import's rate here, however parallel.
+  if (importCpu.postgres !== undefined && limitPostgresCpu !== undefined) {
+    const importCpuTotal = importCpu.app + importCpu.postgres;
+    console.log(`CPU, import:         app ${cpuLine(importCpu.app, importMs / 1000, total, 'entry')}; Postgres ${cpuLine(importCpu.postgres, importMs / 1000, total, 'entry')}`);
+    console.log(`CPU, limit:          Postgres ${cpuLine(limitPostgresCpu, limitMs / 1000, entryRows.length, 'entry')}`);
+    console.log(`CPU ceiling here (${cores()} cores): the import ≤ ${rate(total * cores(), importCpuTotal * 1000).toLocaleString('en')} entries/s; Postgres' share alone ≤ ${rate(total * cores(), importCpu.postgres * 1000).toLocaleString('en')}`);
+  } else {
+    console.log('CPU: Postgres does not run on this machine; its share is not shown');
+  }
 } finally {
   await db.query('DELETE FROM organizations WHERE id = ANY($1::text[])', [orgIds]);
   await app.close();

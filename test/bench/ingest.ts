@@ -3,6 +3,8 @@
  * 10,000 until all of them are queryable in ClickHouse, end to end (parse, enrich, spool, job,
  * insert). In the same run, the limit: the same enriched rows inserted straight into the same
  * table (with its rollups) by the same store, batch by batch — what ClickHouse/chDB alone can do.
+ * With chDB (in-process) it also prints what a line cost in CPU, end to end and in the raw insert,
+ * and the rate that allows on this machine's cores.
  *
  * BENCH_LINES (default 1000000), BENCH_BATCH (default 10000), BENCH_CONCURRENCY (default 4).
  * Uses the adapters the environment selects, like the product (embedded when none is set).
@@ -13,6 +15,7 @@ import { parseBody } from '../../shared/ingest/parse-body.js';
 import { ROW_COLUMNS, rowToTsv } from '../../shared/ingest/row-tsv.js';
 import { generateTraffic, ndjson, toCanonical } from '../fixtures/cdn-logs/traffic.js';
 import { startTestApp } from '../support/harness.js';
+import { cores, cpuLine, localPostgresCpu, postgresCpuSince, processCpuSeconds } from './cpu-time.js';
 
 const total = Number(process.env.BENCH_LINES ?? 1_000_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 10_000);
@@ -49,7 +52,12 @@ try {
       )
     )[0].n;
 
+  // CPU of this process (the app, chDB, PGlite) and, on the production stack, of a local Postgres (the spool).
+  const postgresStart = app.stack === 'production' ? localPostgresCpu() : undefined;
+  const withPostgres = postgresStart !== undefined;
+
   // End to end over HTTP.
+  const cpuStart = processCpuSeconds();
   const started = performance.now();
   let next = 0;
   const push = async () => {
@@ -69,6 +77,7 @@ try {
   const accepted = performance.now();
   while ((await count('bench')) < total) await new Promise((r) => setTimeout(r, 20));
   const queryable = performance.now();
+  const e2eCpu = processCpuSeconds() - cpuStart + (postgresStart ? postgresCpuSince(postgresStart) : 0);
   const e2eRate = total / ((queryable - started) / 1000);
 
   // The limit: the same rows, already parsed and enriched, inserted straight into the store.
@@ -76,9 +85,11 @@ try {
   const rows = texts.map((t) =>
     Buffer.from(parseBody(t).records.map((r) => rowToTsv(enricher.toRow(r, org.orgId, 'limit'))).join('\n') + '\n'),
   );
+  const limitCpuStart = processCpuSeconds();
   const limitStart = performance.now();
   for (const [i, b] of rows.entries()) await app.services.analytics.insertJsonEachRow('cdn_logs', b, { dedupToken: `limit-${org.orgId}-${i}`, format: 'TabSeparated', columns: ROW_COLUMNS });
   const limitEnd = performance.now();
+  const limitCpu = processCpuSeconds() - limitCpuStart;
   if ((await count('limit')) !== total) throw new Error('limit run lost rows');
   const limitRate = total / ((limitEnd - limitStart) / 1000);
 
@@ -89,6 +100,15 @@ try {
   console.log(`end to end:            ${fmt(e2eRate)} lines/s  (target ≥ 150,000)`);
   console.log(`raw insert (the limit): ${fmt(limitRate)} lines/s`);
   console.log(`end to end / limit:    ${((e2eRate / limitRate) * 100).toFixed(0)} %  (target ≥ 50 %)`);
+  // What each line costs the machine: with an in-process engine the insert's CPU is counted
+  // here, and cores / (CPU per line) bounds any rate on this machine, however well overlapped.
+  if (app.services.analytics.kind === 'chdb') {
+    const e2eSeconds = (queryable - started) / 1000;
+    const limitSeconds = (limitEnd - limitStart) / 1000;
+    console.log(`CPU, end to end:       ${cpuLine(e2eCpu, e2eSeconds, total, 'line')} (app, chDB, ${withPostgres ? 'Postgres' : 'PGlite'})`);
+    console.log(`CPU, raw insert:       ${cpuLine(limitCpu, limitSeconds, total, 'line')} (chDB)`);
+    console.log(`CPU ceiling here (${cores()} cores): raw insert alone ≤ ${fmt((cores() * total) / limitCpu)} lines/s; end to end ≤ ${fmt((cores() * total) / e2eCpu)} lines/s`);
+  }
 } finally {
   await app.close();
 }

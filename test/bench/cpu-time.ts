@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/**
+ * CPU seconds spent so far, to show what a phase of a benchmark cost the machine and not only
+ * how long it took: on a machine with few cores, a rate target is also a CPU budget per item.
+ */
+
+/** This process, every thread (engines loaded in-process, like chDB, included). */
+export const processCpuSeconds = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** CPU ticks of each local process named `postgres` (backends, WAL writer, autovacuum …). */
+export type PostgresCpu = Map<string, number>;
+
+/** Reads /proc; undefined when Postgres does not run on this machine or /proc is not readable. */
+export function localPostgresCpu(): PostgresCpu | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {
+    return undefined;
+  }
+  const ticks: PostgresCpu = new Map();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // "pid (comm) state …": the name may hold spaces, the fields after it do not
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime, stime
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks.size > 0 ? ticks : undefined;
+}
+
+/**
+ * CPU seconds Postgres spent since `before`: processes started since count whole; a process that
+ * ended meanwhile is not seen any more (its last share is missed: an undercount, never negative).
+ */
+export function postgresCpuSince(before: PostgresCpu): number {
+  let ticks = 0;
+  for (const [pid, now] of localPostgresCpu() ?? []) ticks += now - (before.get(pid) ?? 0);
+  return ticks / CLOCK_TICKS;
+}
+
+export const cores = (): number => os.availableParallelism();
+
+/** "1.62 cores, 9.4 µs per line": CPU seconds over a phase's wall time and per item. */
+export function cpuLine(cpuSeconds: number, wallSeconds: number, items: number, unit: string): string {
+  return `${(cpuSeconds / wallSeconds).toFixed(2)} cores, ${((cpuSeconds / items) * 1e6).toFixed(1)} µs of CPU per ${unit}`;
+}
