@@ -16,6 +16,9 @@
  * execution) and as named prepared statements. The service prepares its statements without a
  * user filter, so both ratios are printed.
  *
+ * Every measured run follows a BENCH_WARMUP_SECONDS (default 3) run of the same load that is not
+ * measured, for GraphQL and raw SQL alike.
+ *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). BENCH_KEEP=1 keeps the data
  * and BENCH_REUSE=1 reuses data kept by an earlier run (same BENCH_ARTICLES).
  */
@@ -40,6 +43,9 @@ const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
 const AUTHORS = 1000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+// Each measured run follows a shorter one of the same load, not measured, on both sides: the
+// rates of a warmed-up server (compiled code, statement and parse caches) and of warm connections.
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const CONNECTIONS = 16;
 const SLUG = `bench-graphql-${ARTICLES}`;
 
@@ -190,16 +196,19 @@ async function graphqlRun(query: string, unique: boolean): Promise<Result> {
   const check = await fetch(`${baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query }) });
   const body = (await check.json()) as { errors?: unknown };
   if (check.status !== 200 || body.errors) throw new Error(`query failed: ${JSON.stringify(body)}`);
-  const r = await autocannonLoad(`${baseUrl}/graphql`, {
-    connections: CONNECTIONS,
-    seconds: SECONDS,
-    workers: 1,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    // autocannon replaces [<id>] with a fresh id per request
-    body: JSON.stringify(unique ? { query, variables: { nonce: '[<id>]' } } : { query }),
-    idReplacement: unique,
-  });
+  const load = (seconds: number) =>
+    autocannonLoad(`${baseUrl}/graphql`, {
+      connections: CONNECTIONS,
+      seconds,
+      workers: 1,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      // autocannon replaces [<id>] with a fresh id per request
+      body: JSON.stringify(unique ? { query, variables: { nonce: '[<id>]' } } : { query }),
+      idReplacement: unique,
+    });
+  if (WARMUP_SECONDS > 0) await load(WARMUP_SECONDS);
+  const r = await load(SECONDS);
   if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses`);
   return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms };
 }
@@ -207,9 +216,10 @@ async function graphqlRun(query: string, unique: boolean): Promise<Result> {
 const statementNames = new Map<string, string>();
 const nameOf = (text: string) => statementNames.get(text) ?? statementNames.set(text, `bench_${statementNames.size}`).get(text)!;
 
-async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean): Promise<Result> {
+async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean, seconds = SECONDS): Promise<Result> {
+  if (seconds === SECONDS && WARMUP_SECONDS > 0) await sqlRun(run, prepared, WARMUP_SECONDS);
   const latencies: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
+  const end = performance.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       const client = await pool.connect();
@@ -227,7 +237,7 @@ async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean): Pro
   );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { rps: latencies.length / SECONDS, p50: at(0.5), p99: at(0.99) };
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
 const fmt = (r: Result) => `${Math.round(r.rps).toLocaleString('en').padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms`;
