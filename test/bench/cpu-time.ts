@@ -57,3 +57,11 @@ export const cores = (): number => os.availableParallelism();
 export function cpuLine(cpuSeconds: number, wallSeconds: number, items: number, unit: string): string {
   return `${(cpuSeconds / wallSeconds).toFixed(2)} cores, ${((cpuSeconds / items) * 1e6).toFixed(1)} µs of CPU per ${unit}`;
 }
+
+/** CPU seconds this process, and a Postgres on this machine when there is one, spent while `work` ran. */
+export async function cpuDuring<T>(work: () => Promise<T>): Promise<{ result: T; processSeconds: number; postgresSeconds?: number }> {
+  const postgres = localPostgresCpu();
+  const before = processCpuSeconds();
+  const result = await work();
+  return { result, processSeconds: processCpuSeconds() - before, postgresSeconds: postgres && postgresCpuSince(postgres) };
+}

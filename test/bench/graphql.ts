@@ -17,7 +17,9 @@
  * user filter, so both ratios are printed.
  *
  * Every measured run follows a BENCH_WARMUP_SECONDS (default 3) run of the same load that is not
- * measured, for GraphQL and raw SQL alike.
+ * measured, for GraphQL and raw SQL alike. Each line also shows the CPU a request cost this
+ * process (the server; for raw SQL, the pg client) and a Postgres on this machine; autocannon's
+ * own share, on the same cores, is not counted.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). BENCH_KEEP=1 keeps the data
  * and BENCH_REUSE=1 reuses data kept by an earlier run (same BENCH_ARTICLES).
@@ -37,6 +39,7 @@ import { findOrganizationBySlug, insertOrganization } from '../../shared/tenancy
 import { insertSite } from '../../shared/tenancy/sites.js';
 import { createToken } from '../../shared/tenancy/tokens.js';
 import { closeServer } from '../../shared/shutdown.js';
+import { cpuDuring } from './cpu-time.js';
 import { autocannonLoad } from './load-generators.js';
 
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -187,7 +190,11 @@ interface Result {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU per request, µs: this process (the server, or the raw-SQL client) and a local Postgres. */
+  cpu: { process: number; postgres?: number };
 }
+
+const perRequest = (seconds: number | undefined, requests: number) => (seconds === undefined ? undefined : (seconds / requests) * 1e6);
 
 /**
  * `unique`: every request carries a different (undeclared, ignored) variable, so the response
@@ -210,9 +217,11 @@ async function graphqlRun(query: string, unique: boolean): Promise<Result> {
       idReplacement: unique,
     });
   if (WARMUP_SECONDS > 0) await load(WARMUP_SECONDS);
-  const r = await load(SECONDS);
+  // autocannon runs in its own process: its CPU is not counted here
+  const { result: r, processSeconds, postgresSeconds } = await cpuDuring(() => load(SECONDS));
   if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses`);
-  return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms };
+  const requests = r.requestsPerSecond * SECONDS;
+  return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms, cpu: { process: perRequest(processSeconds, requests)!, postgres: perRequest(postgresSeconds, requests) } };
 }
 
 const statementNames = new Map<string, string>();
@@ -222,7 +231,7 @@ async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean, seco
   if (seconds === SECONDS && WARMUP_SECONDS > 0) await sqlRun(run, prepared, WARMUP_SECONDS);
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;
-  await Promise.all(
+  const { processSeconds, postgresSeconds } = await cpuDuring(() => Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       const client = await pool.connect();
       const c: Run = prepared ? (text, values) => client.query({ name: nameOf(text), text, values }) : (text, values) => client.query(text, values);
@@ -236,13 +245,16 @@ async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean, seco
         client.release();
       }
     }),
-  );
+  ));
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+  const cpu = { process: perRequest(processSeconds, latencies.length)!, postgres: perRequest(postgresSeconds, latencies.length) };
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpu };
 }
 
-const fmt = (r: Result) => `${Math.round(r.rps).toLocaleString('en').padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms`;
+const fmt = (r: Result) =>
+  `${Math.round(r.rps).toLocaleString('en').padStart(7)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
+  `  CPU/req ${Math.round(r.cpu.process).toString().padStart(4)} µs here${r.cpu.postgres === undefined ? '' : ` + ${Math.round(r.cpu.postgres).toString().padStart(4)} µs Postgres`}`;
 
 try {
   console.log(`bench:graphql — ${ARTICLES.toLocaleString('en')} articles${reused ? ' (reused)' : ''}, ${CONNECTIONS} connections, ${SECONDS} s per run, Postgres`);
