@@ -2,12 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /**
- * CPU seconds spent so far, to show what a phase of a benchmark cost the machine and not only
- * how long it took: on a machine with few cores, a rate target is also a CPU budget per item.
+ * CPU spent during a phase of a benchmark, to show what it cost the machine and not only how long
+ * it took: on a machine with few cores, a rate target is also a CPU budget per item.
  */
 
 /** This process, every thread (engines loaded in-process, like chDB, included). */
-export const processCpuSeconds = (): number => {
+const processCpuSeconds = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1e6;
 };
@@ -15,10 +15,10 @@ export const processCpuSeconds = (): number => {
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
 /** CPU ticks of each local process named `postgres` (backends, WAL writer, autovacuum …). */
-export type PostgresCpu = Map<string, number>;
+type PostgresCpu = Map<string, number>;
 
 /** Reads /proc; undefined when Postgres does not run on this machine or /proc is not readable. */
-export function localPostgresCpu(): PostgresCpu | undefined {
+function localPostgresCpu(): PostgresCpu | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
@@ -45,7 +45,7 @@ export function localPostgresCpu(): PostgresCpu | undefined {
  * CPU seconds Postgres spent since `before`: processes started since count whole; a process that
  * ended meanwhile is not seen any more (its last share is missed: an undercount, never negative).
  */
-export function postgresCpuSince(before: PostgresCpu): number {
+function postgresCpuSince(before: PostgresCpu): number {
   let ticks = 0;
   for (const [pid, now] of localPostgresCpu() ?? []) ticks += now - (before.get(pid) ?? 0);
   return ticks / CLOCK_TICKS;
@@ -58,9 +58,17 @@ export function cpuLine(cpuSeconds: number, wallSeconds: number, items: number, 
   return `${(cpuSeconds / wallSeconds).toFixed(2)} cores, ${((cpuSeconds / items) * 1e6).toFixed(1)} µs of CPU per ${unit}`;
 }
 
-/** CPU seconds this process, and a Postgres on this machine when there is one, spent while `work` ran. */
-export async function cpuDuring<T>(work: () => Promise<T>): Promise<{ result: T; processSeconds: number; postgresSeconds?: number }> {
-  const postgres = localPostgresCpu();
+export interface CpuSpent<T> {
+  result: T;
+  /** This process: the app or client, with its in-process engines. */
+  processSeconds: number;
+  /** The local Postgres; undefined when not asked for or when none runs on this machine. */
+  postgresSeconds?: number;
+}
+
+/** CPU seconds this process, and (unless `postgres: false`) a local Postgres, spent while `work` ran. */
+export async function cpuDuring<T>(work: () => Promise<T>, options: { postgres?: boolean } = {}): Promise<CpuSpent<T>> {
+  const postgres = options.postgres === false ? undefined : localPostgresCpu();
   const before = processCpuSeconds();
   const result = await work();
   return { result, processSeconds: processCpuSeconds() - before, postgresSeconds: postgres && postgresCpuSince(postgres) };

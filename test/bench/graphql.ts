@@ -194,7 +194,11 @@ interface Result {
   cpu: { process: number; postgres?: number };
 }
 
-const perRequest = (seconds: number | undefined, requests: number) => (seconds === undefined ? undefined : (seconds / requests) * 1e6);
+/** A phase's CPU (`cpuDuring`) per request, in µs. */
+const perRequest = (spent: { processSeconds: number; postgresSeconds?: number }, requests: number): Result['cpu'] => ({
+  process: (spent.processSeconds / requests) * 1e6,
+  postgres: spent.postgresSeconds === undefined ? undefined : (spent.postgresSeconds / requests) * 1e6,
+});
 
 /**
  * `unique`: every request carries a different (undeclared, ignored) variable, so the response
@@ -218,38 +222,38 @@ async function graphqlRun(query: string, unique: boolean): Promise<Result> {
     });
   if (WARMUP_SECONDS > 0) await load(WARMUP_SECONDS);
   // autocannon runs in its own process: its CPU is not counted here
-  const { result: r, processSeconds, postgresSeconds } = await cpuDuring(() => load(SECONDS));
+  const spent = await cpuDuring(() => load(SECONDS));
+  const r = spent.result;
   if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses`);
   const requests = r.requestsPerSecond * SECONDS;
-  return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms, cpu: { process: perRequest(processSeconds, requests)!, postgres: perRequest(postgresSeconds, requests) } };
+  return { rps: r.requestsPerSecond, p50: r.p50Ms, p99: r.p99Ms, cpu: perRequest(spent, requests) };
 }
 
 const statementNames = new Map<string, string>();
 const nameOf = (text: string) => statementNames.get(text) ?? statementNames.set(text, `bench_${statementNames.size}`).get(text)!;
 
-async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean, seconds = SECONDS): Promise<Result> {
-  if (seconds === SECONDS && WARMUP_SECONDS > 0) await sqlRun(run, prepared, WARMUP_SECONDS);
+/** `warmUp`: first the same load for WARMUP_SECONDS, not measured. */
+async function sqlRun(run: (c: Run) => Promise<unknown>, prepared: boolean, seconds = SECONDS, warmUp = true): Promise<Result> {
+  if (warmUp && WARMUP_SECONDS > 0) await sqlRun(run, prepared, WARMUP_SECONDS, false);
   const latencies: number[] = [];
   const end = performance.now() + seconds * 1000;
-  const { processSeconds, postgresSeconds } = await cpuDuring(() => Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      const client = await pool.connect();
-      const c: Run = prepared ? (text, values) => client.query({ name: nameOf(text), text, values }) : (text, values) => client.query(text, values);
-      try {
-        while (performance.now() < end) {
-          const t = performance.now();
-          await run(c);
-          latencies.push(performance.now() - t);
-        }
-      } finally {
-        client.release();
+  const connection = async () => {
+    const client = await pool.connect();
+    const c: Run = prepared ? (text, values) => client.query({ name: nameOf(text), text, values }) : (text, values) => client.query(text, values);
+    try {
+      while (performance.now() < end) {
+        const t = performance.now();
+        await run(c);
+        latencies.push(performance.now() - t);
       }
-    }),
-  ));
+    } finally {
+      client.release();
+    }
+  };
+  const spent = await cpuDuring(() => Promise.all(Array.from({ length: CONNECTIONS }, connection)));
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  const cpu = { process: perRequest(processSeconds, latencies.length)!, postgres: perRequest(postgresSeconds, latencies.length) };
-  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpu };
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), cpu: perRequest(spent, latencies.length) };
 }
 
 const fmt = (r: Result) =>

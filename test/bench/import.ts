@@ -15,7 +15,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { insertOrganization } from '../../shared/tenancy/organizations.js';
 import { insertSite } from '../../shared/tenancy/sites.js';
 import { startTestApp } from '../support/harness.js';
-import { cores, cpuLine, localPostgresCpu, postgresCpuSince, processCpuSeconds } from './cpu-time.js';
+import { cores, cpuDuring, cpuLine } from './cpu-time.js';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const url = process.env.DATABASE_URL;
@@ -82,19 +82,19 @@ try {
       controller.close();
     },
   });
-  // CPU of this process (app and client) and of Postgres, when it runs on this machine.
-  const pg0 = localPostgresCpu();
-  const app0 = processCpuSeconds();
   const t0 = performance.now();
-  const res = await fetch(`${app.baseUrl}/management/v1/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${benchOrg.manageToken}`, 'content-type': 'application/x-ndjson' },
-    body: stream,
-    duplex: 'half',
-  } as RequestInit & { duplex: 'half' });
-  const envelope = (await res.json()) as { result: { lines: number; failed: number; results: { ok: boolean }[] } };
+  // CPU of this process (app and client) and of Postgres, when it runs on this machine
+  const importCpu = await cpuDuring(async () => {
+    const res = await fetch(`${app.baseUrl}/management/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${benchOrg.manageToken}`, 'content-type': 'application/x-ndjson' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+    return { res, envelope: (await res.json()) as { result: { lines: number; failed: number; results: { ok: boolean }[] } } };
+  });
   const importMs = performance.now() - t0;
-  const importCpu = { app: processCpuSeconds() - app0, postgres: pg0 && postgresCpuSince(pg0) };
+  const { res, envelope } = importCpu.result;
   const report = envelope.result;
   if (res.status !== 200 || report.failed > 0) throw new Error(`import failed: ${res.status} ${JSON.stringify(report?.results.find((r) => !r.ok))}`);
 
@@ -108,21 +108,21 @@ try {
   await client.connect();
   const values = (n: number, width: number, offset = 0) =>
     Array.from({ length: n }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${offset + r * width + c + 1}`).join(', ')})`).join(', ');
-  const pg1 = localPostgresCpu();
   const t1 = performance.now();
-  for (let i = 0; i < entryRows.length; i += ENTRY_BATCH_SIZE) {
-    const batch = entryRows.slice(i, i + ENTRY_BATCH_SIZE);
-    await client.query('BEGIN');
-    const params = batch.flatMap((r) => entryCols.map((c) => (c === 'org_id' ? limitOrg.id : ['attrs', 'fields', 'metrics'].includes(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])));
-    const inserted = await client.query<{ row_id: string }>(`INSERT INTO entries (${entryCols.join(', ')}) VALUES ${values(batch.length, entryCols.length)} RETURNING row_id`, params);
-    const edges = batch.flatMap((r, k) => (edgesByRow.get(r.row_id) ?? []).map((e) => [inserted.rows[k].row_id, limitOrg.id, e.source_id, e.field, e.kind, e.target_id, e.position]));
-    if (edges.length > 0) {
-      await client.query(`INSERT INTO entry_edges (row_id, org_id, source_id, field, kind, target_id, position) VALUES ${values(edges.length, 7)}`, edges.flat());
+  const limitCpu = await cpuDuring(async () => {
+    for (let i = 0; i < entryRows.length; i += ENTRY_BATCH_SIZE) {
+      const batch = entryRows.slice(i, i + ENTRY_BATCH_SIZE);
+      await client.query('BEGIN');
+      const params = batch.flatMap((r) => entryCols.map((c) => (c === 'org_id' ? limitOrg.id : ['attrs', 'fields', 'metrics'].includes(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])));
+      const inserted = await client.query<{ row_id: string }>(`INSERT INTO entries (${entryCols.join(', ')}) VALUES ${values(batch.length, entryCols.length)} RETURNING row_id`, params);
+      const edges = batch.flatMap((r, k) => (edgesByRow.get(r.row_id) ?? []).map((e) => [inserted.rows[k].row_id, limitOrg.id, e.source_id, e.field, e.kind, e.target_id, e.position]));
+      if (edges.length > 0) {
+        await client.query(`INSERT INTO entry_edges (row_id, org_id, source_id, field, kind, target_id, position) VALUES ${values(edges.length, 7)}`, edges.flat());
+      }
+      await client.query('COMMIT');
     }
-    await client.query('COMMIT');
-  }
+  });
   const limitMs = performance.now() - t1;
-  const limitPostgresCpu = pg1 && postgresCpuSince(pg1);
   await client.end();
 
   const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
@@ -133,11 +133,13 @@ try {
   console.log(`import / limit:      ${((importRate / limitRate) * 100).toFixed(0)} %  (targets: ≥ 20,000 entries/s and ≥ 50 %)`);
   // What an entry costs the machine. Postgres' share is a floor no client can go under; with the
   // app's share, cores / (CPU per entry) bounds the import's rate here, however parallel.
-  if (importCpu.postgres !== undefined && limitPostgresCpu !== undefined) {
-    const importCpuTotal = importCpu.app + importCpu.postgres;
-    console.log(`CPU, import:         app ${cpuLine(importCpu.app, importMs / 1000, total, 'entry')}; Postgres ${cpuLine(importCpu.postgres, importMs / 1000, total, 'entry')}`);
-    console.log(`CPU, limit:          Postgres ${cpuLine(limitPostgresCpu, limitMs / 1000, entryRows.length, 'entry')}`);
-    console.log(`CPU ceiling here (${cores()} cores): the import ≤ ${rate(total * cores(), importCpuTotal * 1000).toLocaleString('en')} entries/s; Postgres' share alone ≤ ${rate(total * cores(), importCpu.postgres * 1000).toLocaleString('en')}`);
+  const importPostgres = importCpu.postgresSeconds;
+  const limitPostgres = limitCpu.postgresSeconds;
+  if (importPostgres !== undefined && limitPostgres !== undefined) {
+    const importCpuTotal = importCpu.processSeconds + importPostgres;
+    console.log(`CPU, import:         app ${cpuLine(importCpu.processSeconds, importMs / 1000, total, 'entry')}; Postgres ${cpuLine(importPostgres, importMs / 1000, total, 'entry')}`);
+    console.log(`CPU, limit:          Postgres ${cpuLine(limitPostgres, limitMs / 1000, entryRows.length, 'entry')}`);
+    console.log(`CPU ceiling here (${cores()} cores): the import ≤ ${rate(total * cores(), importCpuTotal * 1000).toLocaleString('en')} entries/s; Postgres' share alone ≤ ${rate(total * cores(), importPostgres * 1000).toLocaleString('en')}`);
   } else {
     console.log('CPU: Postgres does not run on this machine; its share is not shown');
   }

@@ -15,7 +15,7 @@ import { parseBody } from '../../shared/ingest/parse-body.js';
 import { ROW_COLUMNS, rowToTsv } from '../../shared/ingest/row-tsv.js';
 import { generateTraffic, ndjson, toCanonical } from '../fixtures/cdn-logs/traffic.js';
 import { startTestApp } from '../support/harness.js';
-import { cores, cpuLine, localPostgresCpu, postgresCpuSince, processCpuSeconds } from './cpu-time.js';
+import { cores, cpuDuring, cpuLine } from './cpu-time.js';
 
 const total = Number(process.env.BENCH_LINES ?? 1_000_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 10_000);
@@ -52,32 +52,32 @@ try {
       )
     )[0].n;
 
-  // CPU of this process (the app, chDB, PGlite) and, on the production stack, of a local Postgres (the spool).
-  const postgresStart = app.stack === 'production' ? localPostgresCpu() : undefined;
-  const withPostgres = postgresStart !== undefined;
-
-  // End to end over HTTP.
-  const cpuStart = processCpuSeconds();
+  // End to end over HTTP. CPU of this process (the app, chDB, PGlite) and, on the production
+  // stack, of a local Postgres (the spool).
   const started = performance.now();
-  let next = 0;
-  const push = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++];
-      const res = await app.fetch('/ingest/v1/distributions/bench/logs', {
-        method: 'POST',
-        token,
-        rawBody: new Uint8Array(body),
-        headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
-      });
-      if (res.status !== 200) throw new Error(`push failed: ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, push));
-  const accepted = performance.now();
-  while ((await count('bench')) < total) await new Promise((r) => setTimeout(r, 20));
+  const e2e = await cpuDuring(async () => {
+    let next = 0;
+    const push = async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++];
+        const res = await app.fetch('/ingest/v1/distributions/bench/logs', {
+          method: 'POST',
+          token,
+          rawBody: new Uint8Array(body),
+          headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+        });
+        if (res.status !== 200) throw new Error(`push failed: ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, push));
+    const accepted = performance.now();
+    while ((await count('bench')) < total) await new Promise((r) => setTimeout(r, 20));
+    return accepted;
+  }, { postgres: app.stack === 'production' });
   const queryable = performance.now();
-  const e2eCpu = processCpuSeconds() - cpuStart + (postgresStart ? postgresCpuSince(postgresStart) : 0);
+  const accepted = e2e.result;
+  const e2eCpu = e2e.processSeconds + (e2e.postgresSeconds ?? 0);
   const e2eRate = total / ((queryable - started) / 1000);
 
   // The limit: the same rows, already parsed and enriched, inserted straight into the store.
@@ -85,11 +85,14 @@ try {
   const rows = texts.map((t) =>
     Buffer.from(parseBody(t).records.map((r) => rowToTsv(enricher.toRow(r, org.orgId, 'limit'))).join('\n') + '\n'),
   );
-  const limitCpuStart = processCpuSeconds();
   const limitStart = performance.now();
-  for (const [i, b] of rows.entries()) await app.services.analytics.insertJsonEachRow('cdn_logs', b, { dedupToken: `limit-${org.orgId}-${i}`, format: 'TabSeparated', columns: ROW_COLUMNS });
+  const { processSeconds: limitCpu } = await cpuDuring(
+    async () => {
+      for (const [i, b] of rows.entries()) await app.services.analytics.insertJsonEachRow('cdn_logs', b, { dedupToken: `limit-${org.orgId}-${i}`, format: 'TabSeparated', columns: ROW_COLUMNS });
+    },
+    { postgres: false },
+  );
   const limitEnd = performance.now();
-  const limitCpu = processCpuSeconds() - limitCpuStart;
   if ((await count('limit')) !== total) throw new Error('limit run lost rows');
   const limitRate = total / ((limitEnd - limitStart) / 1000);
 
@@ -105,7 +108,7 @@ try {
   if (app.services.analytics.kind === 'chdb') {
     const e2eSeconds = (queryable - started) / 1000;
     const limitSeconds = (limitEnd - limitStart) / 1000;
-    console.log(`CPU, end to end:       ${cpuLine(e2eCpu, e2eSeconds, total, 'line')} (app, chDB, ${withPostgres ? 'Postgres' : 'PGlite'})`);
+    console.log(`CPU, end to end:       ${cpuLine(e2eCpu, e2eSeconds, total, 'line')} (app, chDB, ${e2e.postgresSeconds === undefined ? 'PGlite' : 'Postgres'})`);
     console.log(`CPU, raw insert:       ${cpuLine(limitCpu, limitSeconds, total, 'line')} (chDB)`);
     console.log(`CPU ceiling here (${cores()} cores): raw insert alone ≤ ${fmt((cores() * total) / limitCpu)} lines/s; end to end ≤ ${fmt((cores() * total) / e2eCpu)} lines/s`);
   }
