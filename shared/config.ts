@@ -63,6 +63,7 @@ const envSchema = z.object({
   TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
   SEED_DEMO: boolFrom(true),
+  GRAPHQL_RESPONSE_CACHE: boolFrom(true),
   FFMPEG_PATH: optionalString,
   INGEST_MAX_PENDING_BATCHES: intFrom(1000, 1, 1_000_000),
 });
@@ -98,6 +99,8 @@ export interface Config {
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
   seedDemo: boolean;
+  /** Reuse GraphQL results per org content version (DESIGN §4); off: every request executes. */
+  graphqlResponseCache: boolean;
   /** An ffmpeg binary for video poster frames (else one from an npm package, else none). */
   ffmpegPath?: string;
 }
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     seedDemo: e.SEED_DEMO,
+    graphqlResponseCache: e.GRAPHQL_RESPONSE_CACHE,
     ffmpegPath: e.FFMPEG_PATH,
   };
 }

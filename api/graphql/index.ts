@@ -13,7 +13,7 @@ export const graphqlServerOf = (services: Services): GraphqlServer | undefined =
  * authenticates in its `useTenant` plugin and renders its own errors.
  */
 export function graphqlHandler(services: Services): (req: IncomingMessage, res: ServerResponse) => void {
-  const server = createGraphqlServer(services);
+  const server = createGraphqlServer(services, { responseCache: services.config.graphqlResponseCache });
   servers.set(services, server);
   return (req, res) => {
     if (!server.fastLane(req, res)) void server.yoga(req, res);

@@ -50,6 +50,20 @@ describe('schema cache', () => {
     expect((await o.q(Q)).body).toEqual({ data: { articleCollection: { items: [{ subtitle: null }] } }, extensions: { cost: 1 } });
   });
 
+  it('validates a document again for another org and after a model change', async () => {
+    const Q = '{ gadgetCollection { items { size } } }';
+    const a = await setupOrg(app);
+    const b = await setupOrg(app);
+    await a.m('PUT', '/models/gadget', { fields: [{ alias: 'size', type: 'number' }] });
+    await b.m('PUT', '/models/gadget', { fields: [{ alias: 'weight', type: 'number' }] });
+    for (let i = 0; i < 2; i++) {
+      expect((await a.q(Q)).body.errors).toBeUndefined();
+      expect((await b.q(Q)).body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    }
+    await a.m('PUT', '/models/gadget', { fields: [{ alias: 'weight', type: 'number' }] });
+    expect((await a.q(Q)).body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
   it('builds the schema once for 50 concurrent first requests of an org', async () => {
     const fresh = await setupOrg(app);
     await fresh.m('PUT', '/models/thing', { fields: [{ alias: 'name', type: 'text' }] });
@@ -120,6 +134,30 @@ describe('response cache', () => {
     expect((await o.d(D)).articleCollection.total).toBe(0);
     expect((await o.d(D, {}, o.preview)).articleCollection.total).toBe(1);
     expect((await o.d(D)).articleCollection.total).toBe(0);
+  });
+});
+
+describe('response cache off (GRAPHQL_RESPONSE_CACHE=false)', () => {
+  it('executes every repeat of a read', async () => {
+    const off = await startTestApp({ workers: false, env: { GRAPHQL_RESPONSE_CACHE: 'false' } });
+    try {
+      const org = await setupOrg(off);
+      await org.m('PUT', '/models/note', { fields: [{ alias: 'text', type: 'text' }] });
+      await org.m('PUT', '/entries/n1', { model: 'note', siteId: org.siteId, fields: { text: 'one' }, status: 'PUBLISHED' });
+      const Q = '{ noteCollection { total items { id text } } }';
+      const first = await org.q(Q);
+      await org.q(Q);
+      for (let i = 0; i < 3; i++) {
+        const before = off.services.db.stats.queries;
+        const again = await org.q(Q);
+        // page and total every time (with the cache, a repeat costs one version lookup)
+        expect(off.services.db.stats.queries - before).toBe(2);
+        expect(again.body).toEqual(first.body);
+      }
+      expect(first.body.data.noteCollection.items).toEqual([{ id: 'n1', text: 'one' }]);
+    } finally {
+      await off.close();
+    }
   });
 });
 
