@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import { compileEntryQuery, keyColumns, keyNames, type EntryQuery } from './entry-query.js';
-import { entryColumns, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
+import { assembleFields, entryColumns, fieldTextsSql, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 
@@ -39,13 +39,13 @@ export interface EntryPage {
  */
 function withReferenceTargets(
   sql: string,
-  o: { org: string; scope: DeliveryScope; fields: string; extra?: string[]; orderBy?: string; shape?: EntryShape | null },
+  o: { org: string; scope: DeliveryScope; fields: readonly string[]; extra?: string[]; orderBy?: string; shape?: EntryShape | null },
 ): string {
   const extra = o.extra ?? [];
   return (
     `WITH p AS (${sql}) SELECT false AS _ref, p.* FROM p UNION ALL ` +
     `SELECT true AS _ref, ${entryColumns('r', o.shape ?? undefined)}${extra.map((c) => `, NULL AS ${c}`).join('')} FROM entries r ` +
-    `WHERE r.org_id = ${o.org} AND ${visibleSql('r', o.scope)} AND r.id IN (SELECT p.fields ->> f FROM p, unnest(${o.fields}::text[]) AS f)` +
+    `WHERE r.org_id = ${o.org} AND ${visibleSql('r', o.scope)} AND r.id IN (${fieldTextsSql('p', o.shape, o.fields)})` +
     (o.orderBy ? ` ORDER BY _ref, ${o.orderBy}` : '')
   );
 }
@@ -110,9 +110,10 @@ export async function findEntryPage(
       `SELECT ${[entryColumns('e', columns), ...extra.map((x) => `k.${x}`)].join(', ')} FROM k JOIN entries e ON e.row_id = k._row ORDER BY ${orderByKeys(c.keys)}`
     : `SELECT ${[entryColumns('e', columns), ...(keys ? [keyColumns(c.keys)] : [])].join(', ')} ${from} ORDER BY ${orderBySql(c.keys)} ${window}`;
   if (references.length > 0) {
-    sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: p.add(references), extra, orderBy: orderByKeys(c.keys), shape: columns });
+    sql = withReferenceTargets(sql, { org: c.env.org, scope: q.scope, fields: references, extra, orderBy: orderByKeys(c.keys), shape: columns });
   }
   const { rows } = await db.query<KeyedRow & { _total?: number; _ref?: boolean }>(sql, p.values, preparable(q, page.after ? 0 : page.offset));
+  assembleFields(rows, columns);
   const own = references.length > 0 ? rows.filter((r) => !r._ref) : rows;
   const result: EntryPage = { rows: own.slice(0, page.limit), hasMore: own.length > page.limit, keyCount: keys ? c.keys.length : 0 };
   if (references.length > 0) result.refs = rows.filter((r) => r._ref);
@@ -133,12 +134,12 @@ const byIdSql = (scope: DeliveryScope, shape: EntryShape | null) =>
   `SELECT ${entryColumns('e', shape ?? undefined)} FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND ${visibleSql('e', scope)}`;
 const BY_ID_TEXTS_KEPT = 1000;
 const byIdTexts = new Map<string, string>();
-function byIdText(scope: DeliveryScope, shape: EntryShape | null, withReferences: boolean): string {
-  const key = `${scope}|${withReferences}|${shapeKey(shape)}`;
+function byIdText(scope: DeliveryScope, shape: EntryShape | null, references: readonly string[]): string {
+  const key = `${scope}|${references.join(',')}|${shapeKey(shape)}`;
   let sql = byIdTexts.get(key);
   if (sql === undefined) {
     sql = byIdSql(scope, shape);
-    if (withReferences) sql = withReferenceTargets(sql, { org: '$1', scope, fields: '$3', shape });
+    if (references.length > 0) sql = withReferenceTargets(sql, { org: '$1', scope, fields: references, shape });
     if (byIdTexts.size < BY_ID_TEXTS_KEPT) byIdTexts.set(key, sql);
   }
   return sql;
@@ -157,9 +158,9 @@ export async function findEntriesWithReferences(
   fields: readonly string[],
   shape: EntryShape | null = null,
 ): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
-  const { rows } = await db.query<EntryRow & { _ref: boolean }>(byIdText(scope, shape, true), [orgId, ids, fields], { prepare: true });
+  const { rows } = await db.query<EntryRow & { _ref: boolean }>(byIdText(scope, shape, fields), [orgId, ids], { prepare: true });
   const out: { rows: EntryRow[]; refs: EntryRow[] } = { rows: [], refs: [] };
-  for (const { _ref, ...row } of rows) (_ref ? out.refs : out.rows).push(row);
+  for (const { _ref, ...row } of assembleFields(rows, shape)) (_ref ? out.refs : out.rows).push(row);
   return out;
 }
 
@@ -168,8 +169,8 @@ export async function findEntriesWithReferences(
  * or narrowed to a shape (see `entryShape`).
  */
 export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[], shape: EntryShape | null = null): Promise<EntryRow[]> {
-  const { rows } = await db.query<EntryRow>(byIdText(scope, shape, false), [orgId, ids], { prepare: true });
-  return rows;
+  const { rows } = await db.query<EntryRow>(byIdText(scope, shape, []), [orgId, ids], { prepare: true });
+  return assembleFields(rows, shape);
 }
 
 /** Edge kinds that make an entry "reference" another (fields and rich content). */
@@ -200,7 +201,7 @@ export async function findPagesByTarget(
     `AND e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = ${c.env.org} AND g.kind = ANY(${kinds}::text[]) AND g.target_id = t.pid) ` +
     `ORDER BY ${orderBySql(c.keys)} LIMIT ${p.add(page.limit + 1)} OFFSET ${p.add(page.offset)}) AS x`;
   const { rows } = await db.query<KeyedRow & { _parent: string }>(sql, p.values, preparable(q, page.offset));
-  return groupPages(rows, targetIds, page.limit);
+  return groupPages(assembleFields(rows, page.columns), targetIds, page.limit);
 }
 
 export async function countByTarget(db: Queryable, q: EntryQuery, edge: { kinds: string[] }, targetIds: readonly string[]): Promise<Map<string, number>> {
@@ -237,7 +238,7 @@ export async function findPagesBySource(
     [args.orgId, sourceRowIds, args.field, args.kind, args.allowedModels, page.offset, page.offset + page.limit],
     { prepare: page.offset <= PREPARED_OFFSET_MAX },
   );
-  return groupPages(rows, sourceRowIds, page.limit);
+  return groupPages(assembleFields(rows, page.columns), sourceRowIds, page.limit);
 }
 
 export async function countBySource(

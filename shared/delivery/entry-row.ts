@@ -63,13 +63,27 @@ export function unionShapes(shapes: ReadonlyArray<EntryShape | null>): EntryShap
   return { columns: new Set(all.flatMap((s) => [...s.columns])), fieldKeys: new Set(all.flatMap((s) => [...s.fieldKeys])) };
 }
 
-/** Postgres takes at most 100 arguments per call, so `jsonb_build_object` at most 50 pairs. */
-const MAX_BUILT_KEYS = 50;
+/** Past this many keys a narrowed row reads the whole `fields` document instead of each key. */
+const MAX_SPLIT_KEYS = 50;
+
+/**
+ * The keys of `fields` a read in this shape returns as columns of their own (`fieldColumn`),
+ * which `assembleFields` turns back into each row's `fields` object; null when it reads `fields`
+ * as one value. Postgres spends ~20 µs less per 20-row page on separate `fields -> key` columns
+ * than on building one object of them (`jsonb_build_object` or `json_build_object`: 77–81 vs
+ * 56–58 µs per statement, measured), and pg parses the small values for less than the object.
+ */
+export const splitKeys = (shape: EntryShape | null | undefined): string[] | null =>
+  shape && shape.fieldKeys.size > 0 && shape.fieldKeys.size <= MAX_SPLIT_KEYS ? [...shape.fieldKeys] : null;
+
+/** The column that carries `fields -> key` in a split read (quoted: any alias, no clash). */
+export const fieldColumn = (key: string): string => `f:${key}`;
+const quotedFieldColumn = (key: string): string => `"${fieldColumn(key).replace(/"/g, '""')}"`;
 
 const fieldsSql = (e: string, keys: ReadonlySet<string>): string => {
   if (keys.size === 0) return `'{}'::jsonb AS fields`;
-  if (keys.size > MAX_BUILT_KEYS) return `${e}.fields`;
-  return `jsonb_build_object(${[...keys].map((k) => `${lit(k)}, ${e}.fields -> ${lit(k)}`).join(', ')}) AS fields`;
+  if (keys.size > MAX_SPLIT_KEYS) return `${e}.fields`;
+  return [...keys].map((k) => `${e}.fields -> ${lit(k)} AS ${quotedFieldColumn(k)}`).join(', ');
 };
 
 /** Every column, or only the shape's (kept in table order) for rows whose readers need no more. */
@@ -77,3 +91,28 @@ export const entryColumns = (e = 'e', only?: EntryShape): string =>
   (only ? COLUMNS.filter((c) => only.columns.has(c)) : COLUMNS)
     .map((c) => (only && c === 'fields' ? fieldsSql(e, only.fieldKeys) : `${e}.${c}`))
     .join(', ');
+
+/**
+ * SQL for the text values of `keys` of `fields` of row set `p` read in `shape` (reference ids),
+ * one row each: from their own columns in a split read, else from the `fields` document.
+ */
+export function fieldTextsSql(p: string, shape: EntryShape | null | undefined, keys: readonly string[]): string {
+  const split = splitKeys(shape);
+  if (!split) return `SELECT ${p}.fields ->> f FROM ${p}, unnest(ARRAY[${keys.map(lit).join(', ')}]::text[]) AS f`;
+  const texts = keys.map((k) => (split.includes(k) ? `${p}.${quotedFieldColumn(k)} #>> '{}'` : 'NULL::text'));
+  return `SELECT v FROM ${p}, unnest(ARRAY[${texts.join(', ')}]) AS v`;
+}
+
+/** Gives rows read in `shape` their `fields` object back (see `splitKeys`); others are left as read. */
+export function assembleFields<T extends EntryRow>(rows: T[], shape: EntryShape | null | undefined): T[] {
+  const keys = splitKeys(shape);
+  if (!keys) return rows;
+  const columns = keys.map(fieldColumn);
+  for (const row of rows) {
+    const fields: Record<string, unknown> = {};
+    const read = row as unknown as Record<string, unknown>;
+    for (let i = 0; i < keys.length; i++) fields[keys[i]] = read[columns[i]];
+    row.fields = fields;
+  }
+  return rows;
+}
