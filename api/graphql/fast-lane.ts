@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, type ExecutionResult } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../../shared/services.js';
 import type { RequestStates } from './request-state.js';
@@ -123,7 +123,10 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     } catch {
       return handOver(req, res, body, tenant);
     }
-    if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, body, tenant);
+    if (!isKnownValid(enveloped.schema, document)) {
+      if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, body, tenant);
+      rememberValid(enveloped.schema, document);
+    }
     if (getOperationAST(document, params.operationName)?.operation !== 'query') return handOver(req, res, body, tenant);
 
     let result: ExecutionResult;
@@ -158,6 +161,20 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: 'POST', headers, body: body.toString('utf8') });
     await send(res, await yoga.fetch(request, { req, res, ...(tenant ? { tenant } : {}) }));
   }
+}
+
+/**
+ * Documents that passed validation against a schema, so a repeat skips envelop's validate: the
+ * outcome depends on nothing else (an org's limit rules are built with its schema object, and a
+ * parsed document is yoga's cached object for its text), and yoga's own validation cache, which
+ * it would hit, first keys its lookup by the names of all ~30 rules, read anew per request.
+ */
+const validDocuments = new WeakMap<GraphQLSchema, WeakSet<DocumentNode>>();
+const isKnownValid = (schema: GraphQLSchema, document: DocumentNode) => validDocuments.get(schema)?.has(document) === true;
+function rememberValid(schema: GraphQLSchema, document: DocumentNode): void {
+  let known = validDocuments.get(schema);
+  if (!known) validDocuments.set(schema, (known = new WeakSet()));
+  known.add(document);
 }
 
 const requestIdOf = (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? '';

@@ -232,6 +232,21 @@ describe('limits and error codes', () => {
     expect(over.body.errors?.[0].extensions).toMatchObject({ code: 'COMPLEXITY_LIMIT_EXCEEDED', cost: 500 * 501 });
   });
 
+  it('computes each cost for its variables and operation, also when the same document repeats', async () => {
+    const cost = async (body: Record<string, unknown>) => (await app.json('/graphql', { token: o.delivery, body })).body;
+    const withVariable = 'query($l: Int) { storyCollection(limit: $l) { total } }';
+    expect((await cost({ query: withVariable, variables: { l: 3 } })).extensions?.cost).toBe(3);
+    expect((await cost({ query: withVariable, variables: { l: 7 } })).extensions?.cost).toBe(7);
+    const two = 'query A { storyCollection(limit: 2) { total } } query B { storyCollection(limit: 4) { total } }';
+    for (const [operationName, expected] of [['A', 2], ['B', 4], ['A', 2], ['B', 4]] as const) {
+      expect((await cost({ query: two, operationName })).extensions?.cost).toBe(expected);
+    }
+    const fixed = '{ storyCollection(limit: 6) { total } }';
+    for (let i = 0; i < 3; i++) expect((await cost({ query: fixed })).extensions?.cost).toBe(6);
+    const bad = '{ storyCollection(limit: 501) { total } }';
+    for (let i = 0; i < 2; i++) expect((await cost({ query: bad })).errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   it('refuses batched requests', async () => {
     const res = await app.json('/graphql', { token: o.delivery, body: [{ query: '{ __typename }' }, { query: '{ __typename }' }] });
     expect(res.status).toBeGreaterThanOrEqual(400);
