@@ -79,6 +79,12 @@ describe.each(targets)('Db contract: %s', (_name, make) => {
       const mode = `SELECT current_setting('plan_cache_mode') AS mode FROM ${table} LIMIT 1`;
       const modes = await Promise.all(Array.from({ length: 8 }, () => db.query<{ mode: string }>(mode, [], { prepare: true })));
       expect(modes.map((m) => m.rows[0].mode)).toEqual(Array(8).fill('force_generic_plan'));
+      // Every other statement is planned with its values: the setting would give an unnamed
+      // statement with parameters a generic plan too. Also on a connection that ran a prepared
+      // statement in a transaction.
+      await Promise.all(Array.from({ length: 4 }, () => db.transaction((tx) => tx.query(mode, [], { prepare: true }))));
+      const unnamed = await Promise.all(Array.from({ length: 8 }, () => db.query<{ mode: string }>(`SELECT current_setting('plan_cache_mode') AS mode WHERE $1::int > 0`, [1])));
+      expect(unnamed.map((m) => m.rows[0].mode)).toEqual(Array(8).fill('auto'));
     }
   });
 
