@@ -17,6 +17,19 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
 /** CPU ticks of each local process named `postgres` (backends, WAL writer, autovacuum …). */
 type PostgresCpu = Map<string, number>;
 
+/** utime + stime of a process from /proc (`stat` is "pid (comm) state …"), with its name. */
+function statOf(pid: string): { name: string; ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the name may hold spaces, the fields after it do not
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined; // the process ended meanwhile, or no /proc
+  }
+}
+
 /** Reads /proc; undefined when Postgres does not run on this machine or /proc is not readable. */
 function localPostgresCpu(): PostgresCpu | undefined {
   let pids: string[];
@@ -27,19 +40,15 @@ function localPostgresCpu(): PostgresCpu | undefined {
   }
   const ticks: PostgresCpu = new Map();
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // "pid (comm) state …": the name may hold spaces, the fields after it do not
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      ticks.set(pid, Number(fields[11]) + Number(fields[12])); // utime, stime
-    } catch {
-      // the process ended meanwhile
-    }
+    const stat = statOf(pid);
+    if (stat?.name === 'postgres') ticks.set(pid, stat.ticks);
   }
   return ticks.size > 0 ? ticks : undefined;
 }
+
+/** CPU seconds of these processes (the bench's own children, alive for the whole phase). */
+const processesCpuSeconds = (pids: readonly number[]): number =>
+  pids.reduce((sum, pid) => sum + (statOf(String(pid))?.ticks ?? 0), 0) / CLOCK_TICKS;
 
 /**
  * CPU seconds Postgres spent since `before`: processes started since count whole; a process that
@@ -60,16 +69,21 @@ export function cpuLine(cpuSeconds: number, wallSeconds: number, items: number, 
 
 export interface CpuSpent<T> {
   result: T;
-  /** This process: the app or client, with its in-process engines. */
+  /** This process (the app or client, with its in-process engines) and the `processes` asked for. */
   processSeconds: number;
   /** The local Postgres; undefined when not asked for or when none runs on this machine. */
   postgresSeconds?: number;
 }
 
-/** CPU seconds this process, and (unless `postgres: false`) a local Postgres, spent while `work` ran. */
-export async function cpuDuring<T>(work: () => Promise<T>, options: { postgres?: boolean } = {}): Promise<CpuSpent<T>> {
+/**
+ * CPU seconds this process and `processes` (its children that do the work: servers, clients),
+ * and (unless `postgres: false`) a local Postgres, spent while `work` ran.
+ */
+export async function cpuDuring<T>(work: () => Promise<T>, options: { postgres?: boolean; processes?: readonly number[] } = {}): Promise<CpuSpent<T>> {
   const postgres = options.postgres === false ? undefined : localPostgresCpu();
-  const before = processCpuSeconds();
+  const others = options.processes ?? [];
+  const before = processCpuSeconds() + processesCpuSeconds(others);
   const result = await work();
-  return { result, processSeconds: processCpuSeconds() - before, postgresSeconds: postgres && postgresCpuSince(postgres) };
+  const processSeconds = processCpuSeconds() + processesCpuSeconds(others) - before;
+  return { result, processSeconds, postgresSeconds: postgres && postgresCpuSince(postgres) };
 }

@@ -8,6 +8,8 @@ const run = promisify(execFile);
 /** What one load run measured. */
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Responses received. */
+  responses: number;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -45,9 +47,9 @@ export async function autocannonLoad(url: string, o: LoadOptions & AutocannonReq
   if (o.body !== undefined) args.push('-b', o.body);
   if (o.idReplacement) args.push('-I');
   const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 64 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as { requests: { average: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
   if (r.errors > 0) throw new Error(`autocannon: ${r.errors} connection errors against ${url}`);
-  return { requestsPerSecond: r.requests.average, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
+  return { requestsPerSecond: r.requests.average, responses: r.requests.total, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
 }
 
 /**
@@ -73,5 +75,7 @@ export async function wrkLoad(url: string, o: LoadOptions): Promise<LoadResult |
   const socketErrors = /Socket errors:(.*)/.exec(stdout);
   if (socketErrors && /[1-9]/.test(socketErrors[1])) throw new Error(`wrk against ${url}: socket errors:${socketErrors[1]}`);
   const non2xx = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
-  return { requestsPerSecond: Number(rate[1]), p50Ms: percentile(50), p99Ms: percentile(99), non2xx: non2xx ? Number(non2xx[1]) : 0 };
+  const responses = /(\d+) requests in/.exec(stdout);
+  if (!responses) throw new Error(`unexpected wrk output:\n${stdout}`);
+  return { requestsPerSecond: Number(rate[1]), responses: Number(responses[1]), p50Ms: percentile(50), p99Ms: percentile(99), non2xx: non2xx ? Number(non2xx[1]) : 0 };
 }

@@ -1,0 +1,56 @@
+import type pg from 'pg';
+
+/**
+ * The queries of `bench:graphql`, as GraphQL and as hand-written SQL returning the same data
+ * (the limit): Q1 a `title contains` page ordered by publishedAt with authors and total, Q2 one
+ * entry with its author, Q3 a generic `entryCollection` with fragments, Q4 an author's reverse
+ * relation page with total.
+ */
+const TERM = 'number 12';
+const ONE = 'a4242';
+const AUTHOR = 'au7';
+
+export type QueryName = 'Q1' | 'Q2' | 'Q3' | 'Q4';
+
+export const GRAPHQL: Record<QueryName, string> = {
+  Q1: `{ articleCollection(limit: 20, where: {title: {contains: "${TERM}"}}, order: {system: {publishedAt: DESC}}) { total items { id title views author { id name } } } }`,
+  Q2: `{ article(id: "${ONE}") { id title views author { id name } } }`,
+  Q3: `{ entryCollection(limit: 20) { items { id system { modelAlias publishedAt } ... on Article { title views } ... on Author { name } } } }`,
+  Q4: `{ author(id: "${AUTHOR}") { id name relations { articleCollection(limit: 20) { total items { id title } } } } }`,
+};
+
+/** Runs one hand-written statement: unnamed (pg's default) or as a named prepared statement. */
+export type Run = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+
+export const SQL: Record<QueryName, (c: Run, orgId: string) => Promise<unknown>> = {
+  async Q1(c, orgId) {
+    const where = `org_id = $1 AND in_delivery AND model_alias = 'article' AND title ILIKE $2`;
+    // Matches first (trigram index), then the top 20: the best plan for a substring search.
+    const items = await c(
+      `WITH m AS MATERIALIZED (SELECT id, title, published_at, fields->'views' AS views, fields->>'author' AS author FROM entries WHERE ${where})
+       SELECT id, title, views, author FROM m ORDER BY published_at DESC NULLS LAST, id LIMIT 20`,
+      [orgId, `%${TERM}%`],
+    );
+    const total = await c(`SELECT count(*) FROM entries WHERE ${where}`, [orgId, `%${TERM}%`]);
+    const authors = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, items.rows.map((r) => r.author)]);
+    return [items.rows, total.rows, authors.rows];
+  },
+  async Q2(c, orgId) {
+    const a = await c(`SELECT id, title, fields->'views' AS views, fields->>'author' AS author FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, ONE]);
+    const au = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND in_delivery AND id = ANY($2)`, [orgId, [a.rows[0].author]]);
+    return [a.rows, au.rows];
+  },
+  async Q3(c, orgId) {
+    // only the values the fragments show, as for Q1, Q2 and Q4 (not the whole `fields` document)
+    const sql = `SELECT id, model_alias, published_at, title, fields->'views' AS views, fields->>'name' AS name
+      FROM entries WHERE org_id = $1 AND in_delivery ORDER BY published_at DESC NULLS LAST, id LIMIT 20`;
+    return (await c(sql, [orgId])).rows;
+  },
+  async Q4(c, orgId) {
+    const author = await c(`SELECT id, fields->>'name' AS name FROM entries WHERE org_id = $1 AND id = $2 AND in_delivery`, [orgId, AUTHOR]);
+    const scope = `org_id = $1 AND in_delivery AND model_alias = 'article' AND row_id IN (SELECT row_id FROM entry_edges WHERE org_id = $1 AND kind = 'reference' AND target_id = $2)`;
+    const items = await c(`SELECT id, title FROM entries WHERE ${scope} ORDER BY published_at DESC NULLS LAST, id LIMIT 20`, [orgId, AUTHOR]);
+    const total = await c(`SELECT count(*) FROM entries WHERE ${scope}`, [orgId, AUTHOR]);
+    return [author.rows, items.rows, total.rows];
+  },
+};
