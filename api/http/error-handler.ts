@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, badRequest, isAppError, notFound, payloadTooLarge, unsupportedMediaType } from '../../shared/errors/index.js';
 import { failure } from '../../shared/envelope.js';
@@ -33,20 +34,28 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 /**
  * The one place REST errors are rendered: catalogue errors with their status and readable
- * reasons; anything else is logged with the request id and masked.
+ * reasons; anything else is logged with the request id and masked. Express routes reach it
+ * through `errorHandler`; requests the front door answers itself (images) call it directly.
  */
+export function writeError(res: ServerResponse, err: unknown, requestId: string, logger: Logger): void {
+  if (res.headersSent) {
+    // a body already under way cannot turn into an error answer: cut it (as Express does)
+    res.destroy();
+    return;
+  }
+  const known = isAppError(err) ? err : fromBodyParser(err as BodyParserError);
+  if (!known) logger.error({ err, requestId }, 'unhandled error');
+  else if (known.status >= 500) logger.warn({ requestId, code: known.code, msg: known.message }, 'request failed');
+  const headers: Record<string, string> = { ...(known?.headers ?? {}) };
+  if (known?.retryAfter !== undefined) headers['Retry-After'] = String(known.retryAfter);
+  const body = JSON.stringify(failure(known ? known.reasons : [`Unexpected error. Request id: ${requestId}.`]));
+  res.writeHead(known?.status ?? 500, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const known = isAppError(err) ? err : fromBodyParser(err as BodyParserError);
-    if (known) {
-      for (const [name, value] of Object.entries(known.headers)) res.setHeader(name, value);
-      if (known.retryAfter !== undefined) res.setHeader('Retry-After', String(known.retryAfter));
-      if (known.status >= 500) logger.warn({ requestId: req.requestId, code: known.code, msg: known.message }, 'request failed');
-      res.status(known.status).json(failure(known.reasons));
-      return;
-    }
-    logger.error({ err, requestId: req.requestId }, 'unhandled error');
-    res.status(500).json(failure([`Unexpected error. Request id: ${req.requestId}.`]));
+    writeError(res, err, req.requestId, logger);
   };
 }

@@ -3,7 +3,9 @@ import type { Application } from 'express';
 import { graphqlHandler } from '../graphql/index.js';
 import type { Services } from '../../shared/services.js';
 import { recordRequest } from './access-log.js';
+import { imageHandler } from './img/image-routes.js';
 import { imageMemoryHits } from './img/memory-hits.js';
+import { writeError } from './error-handler.js';
 import { assignRequestId } from './request-context.js';
 
 /** `/graphql`, `/graphql?…` and `/graphql/…` (yoga answers 404 for the last). */
@@ -11,14 +13,16 @@ const isGraphql = (url: string) => url.startsWith('/graphql') && (url.length ===
 
 /**
  * The server's request listener. Every request gets its id here. The two hottest routes are
- * answered without Express — GraphQL (yoga is a Node handler itself) and image derivatives held
- * in memory — because Express's per-request dispatch measured about three times the cost of a
- * memory hit; each of them is logged and timed like the Express routes. Everything else,
- * including every error answer of `/img`, goes to the Express app.
+ * answered without Express — GraphQL (yoga is a Node handler itself) and images (GET and HEAD
+ * `/img/…`: memory hits first, then the image handler Express would run, errors rendered by the
+ * same `writeError`) — because Express's per-request dispatch measured about three times the
+ * cost of a memory hit; each of them is logged and timed like the Express routes. Everything
+ * else goes to the Express app.
  */
 export function frontDoor(services: Services, app: Application): RequestListener {
   const graphql = graphqlHandler(services);
   const imageHit = imageMemoryHits(services);
+  const image = imageHandler(services);
   return (req: IncomingMessage, res: ServerResponse) => {
     const identified = assignRequestId(req, res);
     const url = req.url ?? '/';
@@ -27,13 +31,12 @@ export function frontDoor(services: Services, app: Application): RequestListener
       graphql(req, res);
       return;
     }
-    if (url.startsWith('/img/')) {
-      // Logged only when answered here; otherwise the Express route logs it.
-      const hit = imageHit(req, res);
-      if (hit) {
-        recordRequest(services, identified, res, () => '/img/*rest');
-        return;
-      }
+    if (url.startsWith('/img/') && url.length > 5 && (req.method === 'GET' || req.method === 'HEAD')) {
+      recordRequest(services, identified, res, () => '/img/*rest');
+      if (imageHit(req, res)) return;
+      const q = url.indexOf('?');
+      image(identified, res, q === -1 ? url : url.slice(0, q)).catch((err: unknown) => writeError(res, err, identified.requestId, services.logger));
+      return;
     }
     app(req, res);
   };

@@ -109,6 +109,29 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(await green(urlOf(withFocus, { width: 200, height: 200, resize: 'FILL' }))).toBe(false);
   });
 
+  it('answers HEAD like GET without the body, and errors in the REST envelope with the request id', async () => {
+    const url = urlOf(mouse, { width: 123, height: 45, resize: 'FILL' });
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-cache')).toBe('MISS');
+    expect(head.headers.get('content-type')).toBe('image/jpeg');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const hit = await get(url);
+    expect(hit.headers.get('x-cache')).toBe('HIT');
+    expect((await hit.arrayBuffer()).byteLength).toBe(Number(head.headers.get('content-length')));
+
+    const refused = await fetch(url.replace('w_123', 'w_124'), { headers: { 'x-request-id': 'req-img-refused-1' } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(refused.headers.get('x-request-id')).toBe('req-img-refused-1');
+    const body = (await refused.json()) as { success: boolean; errors: string[]; result: unknown };
+    expect(body).toMatchObject({ success: false, result: null });
+    expect(body.errors.length).toBeGreaterThan(0);
+    // other methods are not image reads: Express answers them (no such route)
+    expect((await fetch(url, { method: 'POST' })).status).toBe(404);
+  });
+
   it('refuses tampered URLs with 403 and signed malformed operations with 400', async () => {
     const url = urlOf(mouse, { width: 200 });
     expect((await get(url.replace('w_200', 'w_201'))).status).toBe(403);

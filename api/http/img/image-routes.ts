@@ -1,4 +1,5 @@
-import { Router, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Router } from 'express';
 import { derivativeKeyOf, resolveDerivativeSource } from '../../../shared/assets/derivative-source.js';
 import { encodeOps, extOfFormat } from '../../../shared/assets/image-ops.js';
 import { memoryCaches } from '../../../shared/assets/memory-cache.js';
@@ -37,8 +38,19 @@ function usable(blob: BlobObject | null): BlobObject | null {
   return blob;
 }
 
+/** Answers one `/img/…` GET or HEAD (`path` without the query); throws an AppError for an error answer. */
+export type ImageHandler = (req: IncomingMessage & { requestId: string }, res: ServerResponse, path: string) => Promise<void>;
+
 export function imageRoutes(services: Services, options: ImageRouteOptions = {}): Router {
-  const r = Router();
+  const handle = imageHandler(services, options);
+  return Router().get('/img/*rest', (req, res) => handle(req, res, req.path));
+}
+
+/**
+ * The `/img` route as a plain Node handler, so that the front door can answer image requests
+ * without Express (see front-door.ts); `imageRoutes` mounts the same handler in Express.
+ */
+export function imageHandler(services: Services, options: ImageRouteOptions = {}): ImageHandler {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const attempts = options.attempts ?? 3;
   const lookups = services.metrics.cacheLookups;
@@ -46,7 +58,7 @@ export function imageRoutes(services: Services, options: ImageRouteOptions = {})
   const memory = memoryCaches(services.blobs).derivatives;
 
   /** From memory when this process holds it; else from the blob store (small ones are kept in memory). */
-  const serve = async (res: Response, key: string, etag: string, cache: 'HIT' | 'MISS', immutable: boolean): Promise<boolean> => {
+  const serve = async (res: ServerResponse, key: string, etag: string, cache: 'HIT' | 'MISS', immutable: boolean): Promise<boolean> => {
     if (serveFromMemory(memory, res, key, etag, cache, immutable)) return true;
     const blob = usable(await services.blobs.get(key));
     if (!blob) return false;
@@ -68,8 +80,8 @@ export function imageRoutes(services: Services, options: ImageRouteOptions = {})
   // for that job instead of reading an object that may still be in the middle of its write.
   const inflight = new Map<string, Promise<unknown>>();
 
-  r.get('/img/*rest', async (req, res) => {
-    const parts = parseImagePath(services.secrets.signing, req.path.slice('/img/'.length));
+  return async (req, res, path) => {
+    const parts = parseImagePath(services.secrets.signing, path.slice('/img/'.length));
     // Images: the URL alone names the derivative, so a hit needs no database round trip.
     const direct = derivativeKeyOf(parts);
     if (answeredNotModified(req, res, direct.etag)) return;
@@ -107,7 +119,5 @@ export function imageRoutes(services: Services, options: ImageRouteOptions = {})
     }
     await job;
     if (!(await serve(res, source.key, source.etag, 'MISS', source.immutable))) throw notFound('Image');
-  });
-
-  return r;
+  };
 }
