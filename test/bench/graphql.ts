@@ -169,8 +169,7 @@ interface Slice {
   responses: number;
   /** Every request's latency (raw SQL), or the slice's percentiles (autocannon). */
   latencies?: number[];
-  p50?: number;
-  p99?: number;
+  percentiles?: Array<{ q: number; ms: number }>;
   processSeconds: number;
   postgresSeconds?: number;
   statements?: number;
@@ -203,7 +202,7 @@ async function graphqlSide(query: string, cached: boolean): Promise<Side> {
     if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses`);
     const statements = (await api.statements()) - statementsBefore;
     if (!cached && statements < r.responses) throw new Error(`${r.responses} responses but only ${statements} SQL statements: not every request executed`);
-    return { seconds, responses: r.responses, p50: r.p50Ms, p99: r.p99Ms, processSeconds: spent.processSeconds, postgresSeconds: spent.postgresSeconds, statements };
+    return { seconds, responses: r.responses, percentiles: r.percentiles, processSeconds: spent.processSeconds, postgresSeconds: spent.postgresSeconds, statements };
   };
 }
 
@@ -218,8 +217,7 @@ function sqlSide(query: QueryName, prepared: boolean): Side {
  * Each side warmed up, then ROUNDS slices of each in turn: the machine's speed drifts over
  * minutes (the same raw statement measured 4,682 and 7,227 req/s a minute apart), and
  * interleaving lets a drift hit every side alike. Latency percentiles: raw SQL over all its
- * requests; autocannon reports them per slice, so p50 is the slices' median and p99 the worst
- * slice's.
+ * requests; autocannon reports them per slice, merged by `mergedPercentile`.
  */
 async function measure(sides: Side[]): Promise<Result[]> {
   if (WARMUP_SECONDS > 0) for (const side of sides) await side(WARMUP_SECONDS);
@@ -228,6 +226,19 @@ async function measure(sides: Side[]): Promise<Result[]> {
     for (const [i, side] of sides.entries()) slices[i].push(await side(SECONDS / ROUNDS));
   }
   return slices.map(combine);
+}
+
+/**
+ * The latency at `q` over the requests of all slices, from each slice's percentile table: the
+ * least latency that, by every table, at least a fraction `q` of all requests did not exceed.
+ * Between a table's points a slice counts only the lower percentile, so the answer errs high.
+ */
+function mergedPercentile(slices: Slice[], q: number): number {
+  const total = slices.reduce((t, s) => t + s.responses, 0);
+  const candidates = [...new Set(slices.flatMap((s) => s.percentiles!.map((p) => p.ms)))].sort((a, b) => a - b);
+  const within = (s: Slice, ms: number) => s.percentiles!.reduce((f, p) => (p.ms <= ms ? Math.max(f, p.q) : f), 0);
+  for (const ms of candidates) if (slices.reduce((n, s) => n + s.responses * within(s, ms), 0) >= q * total) return ms;
+  return candidates[candidates.length - 1];
 }
 
 function combine(slices: Slice[]): Result {
@@ -241,8 +252,7 @@ function combine(slices: Slice[]): Result {
     const at = (q: number) => all[Math.min(all.length - 1, Math.floor(q * all.length))];
     [p50, p99] = [at(0.5), at(0.99)];
   } else {
-    const p50s = slices.map((s) => s.p50!).sort((a, b) => a - b);
-    [p50, p99] = [p50s[Math.floor(p50s.length / 2)], Math.max(...slices.map((s) => s.p99!))];
+    [p50, p99] = [mergedPercentile(slices, 0.5), mergedPercentile(slices, 0.99)];
   }
   const postgres = slices.every((s) => s.postgresSeconds !== undefined) ? perRequest(sum((s) => s.postgresSeconds)) : undefined;
   const statements = slices.every((s) => s.statements !== undefined) ? sum((s) => s.statements) / responses : undefined;

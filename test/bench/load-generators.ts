@@ -10,6 +10,8 @@ export interface LoadResult {
   requestsPerSecond: number;
   /** Responses received. */
   responses: number;
+  /** Latency at each percentile autocannon reports (q in 0–1, ascending), for merging runs. */
+  percentiles?: Array<{ q: number; ms: number }>;
   p50Ms: number;
   p99Ms: number;
   non2xx: number;
@@ -47,9 +49,14 @@ export async function autocannonLoad(url: string, o: LoadOptions & AutocannonReq
   if (o.body !== undefined) args.push('-b', o.body);
   if (o.idReplacement) args.push('-I');
   const { stdout } = await run(process.execPath, [...args, url], { maxBuffer: 64 * 1024 * 1024 });
-  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: { p50: number; p99: number }; non2xx: number; errors: number };
+  const r = JSON.parse(stdout) as { requests: { average: number; total: number }; latency: Record<string, number> & { p50: number; p99: number }; non2xx: number; errors: number };
   if (r.errors > 0) throw new Error(`autocannon: ${r.errors} connection errors against ${url}`);
-  return { requestsPerSecond: r.requests.average, responses: r.requests.total, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
+  // keys like p97_5 and p99_999: the percentile with `_` for the decimal point
+  const percentiles = Object.entries(r.latency)
+    .filter(([k]) => /^p\d+(_\d+)?$/.test(k))
+    .map(([k, ms]) => ({ q: Number(k.slice(1).replace('_', '.')) / 100, ms }))
+    .sort((a, b) => a.q - b.q);
+  return { requestsPerSecond: r.requests.average, responses: r.requests.total, percentiles, p50Ms: r.latency.p50, p99Ms: r.latency.p99, non2xx: r.non2xx, workers };
 }
 
 /**
