@@ -9,6 +9,9 @@ import { writeError } from './error-handler.js';
 import { assignRequestId } from './request-context.js';
 
 /** `/graphql`, `/graphql?…` and `/graphql/…` (yoga answers 404 for the last). */
+// `/img/` alone (no path after it) is Express's 404, as before.
+const IMG = '/img/';
+
 const isGraphql = (url: string) => url.startsWith('/graphql') && (url.length === 8 || url[8] === '?' || url[8] === '/');
 
 /**
@@ -31,7 +34,7 @@ export function frontDoor(services: Services, app: Application): RequestListener
       graphql(req, res);
       return;
     }
-    if (url.startsWith('/img/') && url.length > 5 && (req.method === 'GET' || req.method === 'HEAD')) {
+    if (url.startsWith(IMG) && url.length > IMG.length && (req.method === 'GET' || req.method === 'HEAD')) {
       recordRequest(services, identified, res, () => '/img/*rest');
       if (imageHit(req, res)) return;
       const q = url.indexOf('?');

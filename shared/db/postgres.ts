@@ -40,6 +40,12 @@ function runNamed(client: pg.PoolClient, name: string, text: string, values: unk
   });
 }
 
+/** A statement asked to be prepared: named while under the cap, else unnamed. */
+function runPrepared(client: pg.PoolClient, sql: string, values: unknown[] | undefined): Promise<pg.QueryResult> {
+  const name = statementName(sql);
+  return name ? runNamed(client, name, sql, values) : client.query(sql, values);
+}
+
 export function createPostgresDb(options: { url: string; poolSize: number }): Db {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
   // Only statements whose generic plan is the right one ask to be prepared (lookups by key,
@@ -63,16 +69,12 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
       await client.query('SET plan_cache_mode = force_generic_plan').catch(() => {}); // older servers: plans as they decide
       generic.add(client);
     }
-    const name = statementName(sql);
-    return name ? runNamed(client, name, sql, values) : client.query(sql, values);
+    return runPrepared(client, sql, values);
   };
   const prepared = async (client: pg.Pool | pg.PoolClient, sql: string, values: unknown[] | undefined) => {
     // In a transaction: named on its connection, planned as Postgres decides (the connection
     // goes back to the pool of unnamed statements, so its setting stays as it is).
-    if (!(client instanceof pg.Pool)) {
-      const name = statementName(sql);
-      return name ? runNamed(client, name, sql, values) : client.query(sql, values);
-    }
+    if (!(client instanceof pg.Pool)) return runPrepared(client, sql, values);
     const c = await genericPool.connect();
     try {
       const r = await runGeneric(c, sql, values);

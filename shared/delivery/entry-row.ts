@@ -80,16 +80,16 @@ export const splitKeys = (shape: EntryShape | null | undefined): string[] | null
 export const fieldColumn = (key: string): string => `f:${key}`;
 const quotedFieldColumn = (key: string): string => `"${fieldColumn(key).replace(/"/g, '""')}"`;
 
-const fieldsSql = (e: string, keys: ReadonlySet<string>): string => {
-  if (keys.size === 0) return `'{}'::jsonb AS fields`;
-  if (keys.size > MAX_SPLIT_KEYS) return `${e}.fields`;
-  return [...keys].map((k) => `${e}.fields -> ${lit(k)} AS ${quotedFieldColumn(k)}`).join(', ');
+const fieldsSql = (e: string, shape: EntryShape): string => {
+  if (shape.fieldKeys.size === 0) return `'{}'::jsonb AS fields`;
+  const split = splitKeys(shape);
+  return split ? split.map((k) => `${e}.fields -> ${lit(k)} AS ${quotedFieldColumn(k)}`).join(', ') : `${e}.fields`;
 };
 
 /** Every column, or only the shape's (kept in table order) for rows whose readers need no more. */
 export const entryColumns = (e = 'e', only?: EntryShape): string =>
   (only ? COLUMNS.filter((c) => only.columns.has(c)) : COLUMNS)
-    .map((c) => (only && c === 'fields' ? fieldsSql(e, only.fieldKeys) : `${e}.${c}`))
+    .map((c) => (only && c === 'fields' ? fieldsSql(e, only) : `${e}.${c}`))
     .join(', ');
 
 /**

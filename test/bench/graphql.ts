@@ -15,8 +15,8 @@
  * Both sides use the machine alike: the API runs as BENCH_PROCESSES replica processes (default
  * one per core) sharing its port, and the raw SQL as as many client processes sharing the 16
  * connections (graphql-cluster.ts). One process is one event loop: held to one, either side stops
- * short of what Postgres and the cores could give (measured: raw Q3 from one process 5,600–6,200
- * req/s, from two 6,800–7,900).
+ * short of what Postgres and the cores could give (measured: raw Q3 from one process 5,492–6,192
+ * req/s, from two 6,807–7,872).
  *
  * "graphql" lines: servers with the response cache off (GRAPHQL_RESPONSE_CACHE=false), so every
  * request executes (the bench fails unless each response cost at least one statement; SQL/req is
