@@ -48,4 +48,25 @@ describe('runTransformJob', () => {
   it('a missing source is a 404', async () => {
     await expect(runTransformJob({ blobs }, { ...job('assets/o/c/derivatives/d3'), sourceKey: 'originals/o/c/v' })).rejects.toMatchObject({ status: 404 });
   });
+
+  it('jobs for several derivatives of one new source read and probe it once', async () => {
+    await blobs.put('originals/o/e/v', await readFile(new URL('../../test/fixtures/images/goldfish.png', import.meta.url)), { contentType: 'image/png' });
+    const reads: string[] = [];
+    const counting: BlobStore = { ...blobs, get: (key, options) => (reads.push(key), blobs.get(key, options)) };
+    const results = await Promise.all(
+      ['w_64', 'w_65', 'w_66', 'w_67'].map((ops, i) => runTransformJob({ blobs: counting }, { ...job(`assets/o/e/derivatives/d${i}`), sourceKey: 'originals/o/e/v', ops })),
+    );
+    expect(results.map((r) => r.transformed)).toEqual([true, true, true, true]);
+    expect(reads.filter((k) => k === 'originals/o/e/v')).toHaveLength(1);
+  });
+
+  it('a source that fails to load is not kept: the next job reads it again', async () => {
+    await blobs.put('originals/o/f/v', Buffer.from('not an image at all'), { contentType: 'image/png' });
+    const reads: string[] = [];
+    const counting: BlobStore = { ...blobs, get: (key, options) => (reads.push(key), blobs.get(key, options)) };
+    const failing = () => runTransformJob({ blobs: counting }, { ...job('assets/o/f/derivatives/d1'), sourceKey: 'originals/o/f/v' });
+    await expect(Promise.all([failing(), failing()])).rejects.toMatchObject({ status: 422 });
+    await expect(failing()).rejects.toMatchObject({ status: 422 });
+    expect(reads).toHaveLength(2);
+  });
 });

@@ -1,16 +1,11 @@
 import type { BlobStore } from '../blobs/index.js';
 import { AppError, isAppError, notFound, unprocessable } from '../errors/index.js';
 import type { JobPayload, JobResult } from '../queue/jobs.js';
-import { PermanentJobError } from '../queue/errors.js';
 import { parseOps } from './image-ops.js';
-import { MAX_INPUT_PIXELS } from './limits.js';
+import { loadSource } from './load-source.js';
 import { memoryCaches } from './memory-cache.js';
-import { probeImage } from './probe-image.js';
 import { transformImage } from './transform-image.js';
 import type { OutputFormat } from './types.js';
-
-/** Bigger sources cannot be under the pixel limit in any format sharp reads here. */
-const MAX_SOURCE_BYTES = MAX_INPUT_PIXELS * 4 + 64 * 1024 * 1024;
 
 /**
  * The `image-transform` job: idempotent, so a retried or duplicated job never transforms twice
@@ -23,17 +18,9 @@ export async function runTransformJob(
   const existing = await deps.blobs.head(payload.derivativeKey);
   if (existing && existing.size > 0) return { derivativeKey: payload.derivativeKey, size: existing.size, contentType: existing.contentType ?? 'application/octet-stream', transformed: false };
 
-  const caches = memoryCaches(deps.blobs);
-  const input = caches.sources.get(payload.sourceKey) ?? (await readSource(deps.blobs, payload.sourceKey));
-  caches.sources.set(payload.sourceKey, input);
-
   const ops = parseOps(payload.ops, payload.ext) as ReturnType<typeof parseOps> & { format: OutputFormat };
-  const transform = async () => {
-    const header = caches.sourceHeaders.get(payload.sourceKey) ?? (await probeImage(input));
-    caches.sourceHeaders.set(payload.sourceKey, header);
-    return transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header });
-  };
-  const out = await transform().catch((err: unknown) => {
+  const { input, header } = await loadSource(deps.blobs, payload.sourceKey);
+  const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header }).catch((err: unknown) => {
     if (isAppError(err)) throw err;
     // libvips refuses corrupt or truncated data with an error (never a crash): retrying cannot help.
     if (err instanceof Error && /timeout/i.test(err.message)) throw new AppError('GATEWAY_TIMEOUT', 'The image transform took too long.');
@@ -46,22 +33,10 @@ export async function runTransformJob(
   // before sweeping derivatives): drop what we wrote, or hits would keep serving it.
   if (!(await deps.blobs.head(payload.sourceKey))) {
     await deps.blobs.delete(payload.derivativeKey);
-    caches.sources.delete(payload.sourceKey);
+    memoryCaches(deps.blobs).sources.delete(payload.sourceKey);
     throw notFound('Image');
   }
   // The API in this process serves it from memory, without reading it back.
-  caches.derivatives.set(payload.derivativeKey, { data: out.data, contentType: out.contentType });
+  memoryCaches(deps.blobs).derivatives.set(payload.derivativeKey, { data: out.data, contentType: out.contentType });
   return { derivativeKey: payload.derivativeKey, size: out.data.length, contentType: out.contentType, transformed: true };
-}
-
-async function readSource(blobs: BlobStore, key: string): Promise<Buffer> {
-  const source = await blobs.get(key);
-  if (!source) throw notFound('Source image');
-  if (source.size > MAX_SOURCE_BYTES) {
-    source.body.destroy();
-    throw new PermanentJobError('Source image is too large to transform.');
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of source.body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }

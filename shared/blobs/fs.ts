@@ -1,4 +1,4 @@
-import { closeSync, createReadStream, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { access, constants, open, readdir, rm, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
@@ -200,7 +200,8 @@ function statIfFile(file: string): Stats | null {
 
 function rmQuietly(file: string): void {
   try {
-    rmSync(file, { force: true });
+    // Most calls find nothing (a put with no earlier sidecar to drop): no exception thrown for that.
+    if (existsSync(file)) unlinkSync(file);
   } catch {
     // best effort: a leftover temp file is harmless
   }

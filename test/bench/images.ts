@@ -7,8 +7,11 @@
  * Transforms: the JPEG and the PNG fixture → 800×600 FILL (source format), and a WebP preset
  * (JPEG → 800×600 FILL, WebP). Each miss needs a new derivative, so the quality varies over a
  * set of BENCH_OPS transforms, identically for raw sharp; each of BENCH_ROUNDS rounds runs the
- * set on a freshly uploaded copy of the fixture (new keys, cold source cache), alternating with
- * a raw round so that load from anything else on the machine hits both alike.
+ * set on a freshly uploaded copy of the fixture (new keys, cold source cache) next to a raw
+ * round, in turns (raw first, then miss first), so that the machine's drift and anything else
+ * running hit both alike. An untimed round of each comes first (JIT, first queries), as a
+ * running server is past that. Each side's CPU per operation is printed too: this machine's
+ * speed varies by several percent from one second to the next, CPU per operation much less.
  *
  * Each hit figure is printed next to the ceiling of its load generator on this machine: a bare
  * Node server answering the same bytes from memory, measured with the same generator and setup.
@@ -16,7 +19,7 @@
  * than the server spends per request; wrk does not, so it shows what the server itself sustains.
  *
  * BENCH_OPS (per set, default 40), BENCH_ROUNDS (default 8), BENCH_CONCURRENCY (default 4),
- * BENCH_HIT_SECONDS (default 10).
+ * BENCH_HIT_SECONDS (default 10; 0 skips the hit runs), BENCH_CASES (any of jpeg,png,webp; default all).
  * The npm script sets UV_THREADPOOL_SIZE=16, as a worker deployment should: sharp jobs occupy
  * libuv threads for their whole run, and the blob store's file I/O (fsync) must not queue behind them.
  * Uses the adapters the environment selects, like the product (embedded when none is set).
@@ -30,12 +33,14 @@ import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-ur
 import type { ImagePresetOptions } from '../../shared/assets/types.js';
 import { projectRoot } from '../../shared/paths.js';
 import { startTestApp } from '../support/harness.js';
+import { cpuDuring, type CpuSpent } from './cpu-time.js';
 import { autocannonLoad, wrkLoad, type LoadResult } from './load-generators.js';
 
 const opsPer = Number(process.env.BENCH_OPS ?? 40);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const hitSeconds = Number(process.env.BENCH_HIT_SECONDS ?? 10);
+const selectedCases = (process.env.BENCH_CASES ?? 'jpeg,png,webp').split(',').map((c) => c.trim());
 // from the repository root: the benchmark also runs compiled, from dist-bench/
 const fixture = (name: string) => readFile(path.join(projectRoot, 'test/fixtures/images', name));
 const qualities = Array.from({ length: opsPer }, (_, i) => 50 + (i % 50));
@@ -43,12 +48,17 @@ const qualities = Array.from({ length: opsPer }, (_, i) => 50 + (i % 50));
 // The client of the miss runs in this process too: node:http on kept-alive connections, like
 // autocannon's, rather than fetch, whose stream machinery costs more CPU than the request itself.
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-function get(url: string): Promise<IncomingMessage & { body: Buffer }> {
+function get(url: string): Promise<IncomingMessage & { bytes: number }> {
   return new Promise((resolve, reject) => {
     httpGet(url, { agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(Object.assign(res, { body: Buffer.concat(chunks) })));
+      // counted, not kept: a body copied into one more buffer costs this process a copy and,
+      // for the PNG's 340 kB, garbage-collector work that would be billed to the service
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => {
+        if (bytes !== Number(res.headers['content-length'])) reject(new Error(`${url}: ${bytes} bytes of ${res.headers['content-length']}`));
+        else resolve(Object.assign(res, { bytes }));
+      });
       res.on('error', reject);
     }).on('error', reject);
   });
@@ -78,7 +88,7 @@ try {
     { name: 'JPEG → 800×600 FILL (JPEG)', fixture: 'the-mouse.jpg', input: jpeg, format: 'jpeg' as const, preset: undefined },
     { name: 'PNG  → 800×600 FILL (PNG) ', fixture: 'goldfish.png', input: png, format: 'png' as const, preset: undefined },
     { name: 'JPEG → preset "card" (WebP)', fixture: 'the-mouse.jpg', input: jpeg, format: 'webp' as const, preset: 'card' },
-  ];
+  ].filter((c) => selectedCases.includes(c.format));
   console.log(`${rounds} rounds of ${opsPer} transforms per case, ${concurrency} at a time; blob store: ${app.services.blobs.kind}, queue: ${app.services.queue.kind}`);
 
   let hitUrl = '';
@@ -108,53 +118,71 @@ try {
     };
     let rawSeconds = 0;
     let missSeconds = 0;
+    let rawCpu = 0;
+    let missCpu = 0;
     const roundRatios: number[] = [];
-    for (let round = 0; round < rounds; round++) {
+    for (let round = -1; round < rounds; round++) {
       urls = urlsOf(await upload(c.fixture));
-      const rawRate = await throughput(opsPer, rawTask);
-      const missRate = await throughput(opsPer, missTask);
-      rawSeconds += opsPer / rawRate;
-      missSeconds += opsPer / missRate;
-      roundRatios.push(missRate / rawRate);
+      const runRaw = () => cpuDuring(() => throughput(opsPer, rawTask), { postgres: false });
+      const runMiss = () => cpuDuring(() => throughput(opsPer, missTask));
+      let raw: CpuSpent<number>;
+      let miss: CpuSpent<number>;
+      if (round % 2 === 0) {
+        raw = await runRaw();
+        miss = await runMiss();
+      } else {
+        miss = await runMiss();
+        raw = await runRaw();
+      }
+      if (round < 0) continue; // warm-up
+      rawSeconds += opsPer / raw.result;
+      missSeconds += opsPer / miss.result;
+      rawCpu += raw.processSeconds + (raw.postgresSeconds ?? 0);
+      missCpu += miss.processSeconds + (miss.postgresSeconds ?? 0);
+      roundRatios.push(miss.result / raw.result);
     }
-    const raw = (rounds * opsPer) / rawSeconds;
-    const miss = (rounds * opsPer) / missSeconds;
+    const n = rounds * opsPer;
+    const raw = n / rawSeconds;
+    const miss = n / missSeconds;
     const spread = `rounds ${(Math.min(...roundRatios) * 100).toFixed(0)}–${(Math.max(...roundRatios) * 100).toFixed(0)}%`;
     console.log(`${c.name}: raw sharp ${raw.toFixed(1)} ops/s · service miss ${miss.toFixed(1)} req/s (${((miss / raw) * 100).toFixed(0)}% of raw; ${spread})`);
+    console.log(`  CPU per op: raw ${((rawCpu / n) * 1000).toFixed(1)} ms · miss ${((missCpu / n) * 1000).toFixed(1)} ms (raw's is ${((rawCpu / missCpu) * 100).toFixed(0)}% of the miss's)`);
     hitUrl ||= urls[0];
   }
 
-  // 3. Hits: one derivative, many connections, from a load generator in its own process; the
-  // ceiling of each generator here is the same bytes from a bare Node server (no routing, no
-  // signature check, no cache lookup) on the same cores.
-  const same = await fetch(hitUrl);
-  const body = Buffer.from(await same.arrayBuffer());
-  const contentType = same.headers.get('content-type') ?? 'application/octet-stream';
-  const bare = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': String(body.length) });
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
-  const load = { connections: 32, seconds: hitSeconds };
-  // A rate made of failed answers is no rate: any non-2xx fails the bench.
-  const line = (r: LoadResult) => {
-    if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses under load`);
-    return `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms`;
-  };
-  const hit = await autocannonLoad(hitUrl, load);
-  const hitCeiling = await autocannonLoad(bareUrl, load);
-  console.log(`hit, autocannon (own process, ${hit.workers} workers, 32 connections, ${hitSeconds} s, ${body.length}-byte ${contentType}): ${line(hit)}`);
-  console.log(`  bare Node server, same bytes (autocannon's ceiling here): ${line(hitCeiling)}`);
-  const wrkHit = await wrkLoad(hitUrl, load);
-  const wrkCeiling = wrkHit && (await wrkLoad(bareUrl, load));
-  if (wrkHit && wrkCeiling) {
-    console.log(`hit, wrk (1 thread, 32 connections, ${hitSeconds} s): ${line(wrkHit)}`);
-    console.log(`  bare Node server, same bytes: ${line(wrkCeiling)}`);
-  } else {
-    console.log('hit, wrk: not installed (apt-get install wrk), skipped');
+  if (hitSeconds > 0 && hitUrl) {
+    // 3. Hits: one derivative, many connections, from a load generator in its own process; the
+    // ceiling of each generator here is the same bytes from a bare Node server (no routing, no
+    // signature check, no cache lookup) on the same cores.
+    const same = await fetch(hitUrl);
+    const body = Buffer.from(await same.arrayBuffer());
+    const contentType = same.headers.get('content-type') ?? 'application/octet-stream';
+    const bare = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': String(body.length) });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+    const load = { connections: 32, seconds: hitSeconds };
+    // A rate made of failed answers is no rate: any non-2xx fails the bench.
+    const line = (r: LoadResult) => {
+      if (r.non2xx > 0) throw new Error(`${r.non2xx} non-2xx responses under load`);
+      return `${r.requestsPerSecond.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms`;
+    };
+    const hit = await autocannonLoad(hitUrl, load);
+    const hitCeiling = await autocannonLoad(bareUrl, load);
+    console.log(`hit, autocannon (own process, ${hit.workers} workers, 32 connections, ${hitSeconds} s, ${body.length}-byte ${contentType}): ${line(hit)}`);
+    console.log(`  bare Node server, same bytes (autocannon's ceiling here): ${line(hitCeiling)}`);
+    const wrkHit = await wrkLoad(hitUrl, load);
+    const wrkCeiling = wrkHit && (await wrkLoad(bareUrl, load));
+    if (wrkHit && wrkCeiling) {
+      console.log(`hit, wrk (1 thread, 32 connections, ${hitSeconds} s): ${line(wrkHit)}`);
+      console.log(`  bare Node server, same bytes: ${line(wrkCeiling)}`);
+    } else {
+      console.log('hit, wrk: not installed (apt-get install wrk), skipped');
+    }
+    await new Promise((resolve) => bare.close(resolve));
   }
-  await new Promise((resolve) => bare.close(resolve));
   console.log('targets: miss ≥ 90 % of raw sharp; hit ≥ 5,000 req/s');
 } finally {
   agent.destroy();

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
-import { derivativeKeyOf, resolveDerivativeSource } from '../../../shared/assets/derivative-source.js';
+import { resolveDerivativeSource } from '../../../shared/assets/derivative-source.js';
 import { encodeOps, extOfFormat } from '../../../shared/assets/image-ops.js';
 import { memoryCaches } from '../../../shared/assets/memory-cache.js';
-import { parseImagePath } from '../../../shared/assets/url-grammar.js';
 import type { BlobObject } from '../../../shared/blobs/index.js';
 import { notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { pipeBody } from '../files/pipe-body.js';
 import { answeredNotModified } from '../files/send-headers.js';
 import { serveFromMemory, writeImageHead } from './image-response.js';
+import { verifiedImagePath } from './verified-paths.js';
 
 /** Derivatives up to this size are kept in process memory after a storage read. */
 const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -81,9 +81,9 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
   const inflight = new Map<string, Promise<unknown>>();
 
   return async (req, res, path) => {
-    const parts = parseImagePath(services.secrets.signing, path.slice('/img/'.length));
     // Images: the URL alone names the derivative, so a hit needs no database round trip.
-    const direct = derivativeKeyOf(parts);
+    const direct = verifiedImagePath(services.secrets.signing, path);
+    const { parts } = direct;
     if (answeredNotModified(req, res, direct.etag)) return;
     await inflight.get(direct.key)?.catch(() => undefined);
     if (await serve(res, direct.key, direct.etag, 'HIT', true)) {
