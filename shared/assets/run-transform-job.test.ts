@@ -49,7 +49,7 @@ describe('runTransformJob', () => {
     await expect(runTransformJob({ blobs }, { ...job('assets/o/c/derivatives/d3'), sourceKey: 'originals/o/c/v' })).rejects.toMatchObject({ status: 404 });
   });
 
-  it('jobs for several derivatives of one new source read and probe it once', async () => {
+  it('jobs for several derivatives of one new source read it once', async () => {
     await blobs.put('originals/o/e/v', await readFile(new URL('../../test/fixtures/images/goldfish.png', import.meta.url)), { contentType: 'image/png' });
     const reads: string[] = [];
     const counting: BlobStore = { ...blobs, get: (key, options) => (reads.push(key), blobs.get(key, options)) };
