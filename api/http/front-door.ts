@@ -5,13 +5,11 @@ import type { Services } from '../../shared/services.js';
 import { recordRequest } from './access-log.js';
 import { imageHandler } from './img/image-routes.js';
 import { imageMemoryHits } from './img/memory-hits.js';
+import { IMG } from './img/verified-paths.js';
 import { writeError } from './error-handler.js';
 import { assignRequestId } from './request-context.js';
 
 /** `/graphql`, `/graphql?…` and `/graphql/…` (yoga answers 404 for the last). */
-// `/img/` alone (no path after it) is Express's 404, as before.
-const IMG = '/img/';
-
 const isGraphql = (url: string) => url.startsWith('/graphql') && (url.length === 8 || url[8] === '?' || url[8] === '/');
 
 /**
@@ -34,11 +32,13 @@ export function frontDoor(services: Services, app: Application): RequestListener
       graphql(req, res);
       return;
     }
+    // `/img/` alone (no path after it) is Express's 404, as is any other method.
     if (url.startsWith(IMG) && url.length > IMG.length && (req.method === 'GET' || req.method === 'HEAD')) {
       recordRequest(services, identified, res, () => '/img/*rest');
-      if (imageHit(req, res)) return;
       const q = url.indexOf('?');
-      image(identified, res, q === -1 ? url : url.slice(0, q)).catch((err: unknown) => writeError(res, err, identified.requestId, services.logger));
+      const path = q === -1 ? url : url.slice(0, q);
+      if (imageHit(req, res, path)) return;
+      image(identified, res, path).catch((err: unknown) => writeError(res, err, identified.requestId, services.logger));
       return;
     }
     app(req, res);

@@ -9,16 +9,13 @@ import { verifiedImagePath, type VerifiedImagePath } from './verified-paths.js';
  * The hottest request a CDN origin sees: a derivative this process already holds in memory (or
  * the client's copy is current). Answered before Express, whose dispatch costs more than this
  * whole answer. Anything else — a bad signature, a miss, a storage read — returns false and
- * goes through the `/img` route, which gives the same answer for these cases and the errors.
+ * goes to the image handler, which gives the same answer for these cases and the errors.
+ * `path` is the GET or HEAD request's `/img/…` path without its query (the front door's).
  */
-export function imageMemoryHits(services: Services): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function imageMemoryHits(services: Services): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
   const memory = memoryCaches(services.blobs).derivatives;
   const lookups = services.metrics.cacheLookups;
-  return (req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+  return (req, res, path) => {
     let derivative: VerifiedImagePath;
     try {
       derivative = verifiedImagePath(services.secrets.signing, path);

@@ -2,7 +2,8 @@ import { LRUCache } from 'lru-cache';
 import { derivativeKeyOf } from '../../../shared/assets/derivative-source.js';
 import { parseImagePath, type ImagePathParts } from '../../../shared/assets/url-grammar.js';
 
-const IMG = '/img/';
+/** Every derivative path starts with it. */
+export const IMG = '/img/';
 
 /** What a signed `/img/…` path names: its operations and the derivative's key and ETag. */
 export interface VerifiedImagePath {
