@@ -10,8 +10,11 @@
  * set on a freshly uploaded copy of the fixture (new keys, cold source cache) next to a raw
  * round, in turns (raw first, then miss first), so that the machine's drift and anything else
  * running hit both alike. An untimed round of each comes first (JIT, first queries), as a
- * running server is past that. Each side's CPU per operation is printed too: what a miss costs
- * beyond its transform (HTTP on both ends, the job, the write to the blob store).
+ * running server is past that. One round's ratio swings by ±10 % here (a full garbage
+ * collection of 30–60 ms or the kernel writing back dirty pages, in rounds under a second
+ * long), hence 16 rounds by default, each reported on stderr as it ends. Each side's CPU per
+ * operation is printed too: what a miss costs beyond its transform (HTTP on both ends, the
+ * job, the write to the blob store).
  * Start it a few minutes after deleting many files (a previous run's cleanup, `npm ci`, the test
  * suite) on ext4 without a journal, like this machine's root: creating a file there steps over
  * every inode freed in the last minutes (the kernel's `recently_deleted` check), which each
@@ -23,7 +26,7 @@
  * autocannon decodes every response body into a string, which for a binary image costs it more
  * than the server spends per request; wrk does not, so it shows what the server itself sustains.
  *
- * BENCH_OPS (per set, default 40), BENCH_ROUNDS (default 8), BENCH_CONCURRENCY (default 4),
+ * BENCH_OPS (per set, default 40), BENCH_ROUNDS (default 16), BENCH_CONCURRENCY (default 4),
  * BENCH_HIT_SECONDS (default 10; 0 skips the hit runs), BENCH_CASES (any of jpeg,png,webp; default all).
  * The npm script sets UV_THREADPOOL_SIZE=16, as a worker deployment should: sharp jobs occupy
  * libuv threads for their whole run, and the blob store's file I/O (fsync) must not queue behind them.
@@ -42,7 +45,7 @@ import { cpuDuring, type CpuSpent } from './cpu-time.js';
 import { autocannonLoad, wrkLoad, type LoadResult } from './load-generators.js';
 
 const opsPer = Number(process.env.BENCH_OPS ?? 40);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const hitSeconds = Number(process.env.BENCH_HIT_SECONDS ?? 10);
 const selectedCases = (process.env.BENCH_CASES ?? 'jpeg,png,webp').split(',').map((c) => c.trim());
@@ -145,6 +148,7 @@ try {
       rawCpu += raw.processSeconds + (raw.postgresSeconds ?? 0);
       missCpu += miss.processSeconds + (miss.postgresSeconds ?? 0);
       roundRatios.push(miss.result / raw.result);
+      process.stderr.write(`  ${c.format} round ${round + 1}/${rounds}: raw ${raw.result.toFixed(1)} ops/s, miss ${miss.result.toFixed(1)} req/s\n`);
     }
     const n = rounds * opsPer;
     const raw = n / rawSeconds;
