@@ -26,9 +26,10 @@ async function firstExecutable(candidates: Array<() => unknown>): Promise<string
   return null;
 }
 
-export function locateFfmpeg(configured?: string): Promise<string | null> {
-  const require = createRequire(import.meta.url);
-  const key = configured ?? '';
+/** `from`: where npm packages are resolved from, as a file URL (this module's place by default). */
+export function locateFfmpeg(configured?: string, from: string = import.meta.url): Promise<string | null> {
+  const require = createRequire(from);
+  const key = `${configured ?? ''}\n${from}`;
   let found = located.get(key);
   if (!found) {
     found = firstExecutable([...(configured ? [() => configured] : []), () => require('@ffmpeg-installer/ffmpeg'), () => require('ffmpeg-static')]);

@@ -40,7 +40,7 @@ describe.runIf(existsSync(FFMPEG))('video posters extracted with ffmpeg', () => 
     expect([meta.width, meta.height]).toEqual([1280, 720]);
   });
 
-  it('a configured path that is not an executable means no poster, not a failed upload', async () => {
+  it('a configured path that is not an executable (and no npm package that ships one) means no poster, not a failed upload', async () => {
     const other = await startTestApp({ env: { FFMPEG_PATH: '/nonexistent/ffmpeg' } });
     try {
       const o = await other.createOrg();
