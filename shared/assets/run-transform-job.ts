@@ -31,12 +31,13 @@ export async function runTransformJob(
   await deps.blobs.put(payload.derivativeKey, out.data, { contentType: out.contentType, durable: false });
   // An asset deleted while this job ran has lost its original by now (deletion removes originals
   // before sweeping derivatives): drop what we wrote, or hits would keep serving it.
+  const caches = memoryCaches(deps.blobs);
   if (!(await deps.blobs.head(payload.sourceKey))) {
     await deps.blobs.delete(payload.derivativeKey);
-    memoryCaches(deps.blobs).sources.delete(payload.sourceKey);
+    caches.sources.delete(payload.sourceKey);
     throw notFound('Image');
   }
   // The API in this process serves it from memory, without reading it back.
-  memoryCaches(deps.blobs).derivatives.set(payload.derivativeKey, { data: out.data, contentType: out.contentType });
+  caches.derivatives.set(payload.derivativeKey, { data: out.data, contentType: out.contentType });
   return { derivativeKey: payload.derivativeKey, size: out.data.length, contentType: out.contentType, transformed: true };
 }
