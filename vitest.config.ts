@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**', 'dist-bench/**', 'data/**'],
+    exclude: ['node_modules/**', 'dist/**', 'dist-bench/**', 'data/**', 'test/chaos/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,4 +1,4 @@
-// Prints one closing line over both vitest JSON reports: "N passed, N failed, N skipped".
+// Prints one closing line over the vitest JSON reports (both stacks and the chaos suite): "N passed, N failed, N skipped".
 import { readFileSync } from 'node:fs';
 
 let passed = 0;

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { projectRoot } from '../../shared/paths.js';
+
+/** One product process (`api/main.ts` or `workers/main.ts`) started as a deployment starts it. */
+export interface FolioProcess {
+  readonly name: string;
+  alive(): boolean;
+  /** Every line it printed (pino JSON), to show when something goes wrong. */
+  output(): string;
+  /** Unhandled crashes it reported before exiting on its own. */
+  exits(): number[];
+  start(): Promise<void>;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+export interface FolioProcessOptions {
+  name: string;
+  entry: 'api/main.ts' | 'workers/main.ts';
+  env: Record<string, string>;
+  /** Resolves when the process can take work. */
+  ready(p: { output(): string }): Promise<boolean>;
+}
+
+export function folioProcess(options: FolioProcessOptions): FolioProcess {
+  let child: ChildProcess | undefined;
+  let out = '';
+  const exitCodes: number[] = [];
+  let killing = false;
+  return {
+    name: options.name,
+    alive: () => child !== undefined && child.exitCode === null && child.signalCode === null,
+    output: () => out,
+    exits: () => exitCodes,
+    async start() {
+      killing = false;
+      child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+        cwd: projectRoot,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const started = child;
+      started.stdout!.on('data', (d) => (out += d));
+      started.stderr!.on('data', (d) => (out += d));
+      started.on('exit', (code) => {
+        if (!killing) exitCodes.push(code ?? -1);
+      });
+      const deadline = Date.now() + 90_000;
+      while (!(await options.ready({ output: () => out }))) {
+        if (started.exitCode !== null) throw new Error(`${options.name} exited during start (${started.exitCode}):\n${out.slice(-4000)}`);
+        if (Date.now() > deadline) throw new Error(`${options.name} not ready within 90 s:\n${out.slice(-4000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    },
+    async kill(signal) {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      killing = true;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
