@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { runImportCommand } from './import-command.js';
 
 const USAGE = `Usage: npm run folio -- import FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
+       npm run folio -- help
 
   import   Streams an NDJSON file to POST /management/v1/import (one {"type": ..., ...} per line)
            and prints the per-line report. TOKEN needs the "manage" scope.
@@ -21,9 +22,13 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, file] = positionals;
   const token = values.token ?? process.env.FOLIO_TOKEN;
-  if (values.help || command !== 'import' || !file || !token) {
+  if (values.help || command === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  if (command !== 'import' || !file || !token) {
     process.stderr.write(USAGE + '\n');
-    return values.help ? 0 : 2;
+    return 2;
   }
   const result = await runImportCommand({
     file,

@@ -52,14 +52,18 @@ export async function runImportCommand(o: ImportCommandOptions): Promise<ImportC
     },
   });
   const body = Readable.toWeb(createReadStream(o.file).pipe(counter)) as ReadableStream<Uint8Array>;
+  const target = new URL('/management/v1/import', o.url);
   let res: Response;
   try {
-    res = await fetch(new URL('/management/v1/import', o.url), {
+    res = await fetch(target, {
       method: 'POST',
       headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/x-ndjson' },
       body,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
+  } catch (err) {
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, …) is in its cause.
+    throw new Error(`cannot reach ${target.href}: ${networkReason(err)}`, { cause: err });
   } finally {
     bar?.stop();
   }
@@ -80,4 +84,10 @@ export async function runImportCommand(o: ImportCommandOptions): Promise<ImportC
   for (const f of failures.slice(0, 50)) log(`  line ${f.line} (${f.type}): ${(f.errors ?? []).join('; ')}`);
   if (failures.length > 50) log(`  … ${failures.length - 50} more failed lines listed in the server response`);
   return { status: res.status, lines: r.lines, succeeded: r.succeeded, failed: r.failed, failures };
+}
+
+function networkReason(err: unknown): string {
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code && cause.message) return cause.message.includes(cause.code) ? cause.message : `${cause.code} ${cause.message}`;
+  return cause?.message ?? (err instanceof Error ? err.message : String(err));
 }

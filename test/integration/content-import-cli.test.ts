@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImportCommand } from '../../cli/import-command.js';
+import { freePort } from '../support/free-port.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 let t: TestApp;
@@ -55,5 +56,22 @@ describe('folio import (CLI)', () => {
     const ok = await run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--token', org.manageToken, '--url', t.baseUrl, '--no-progress']);
     expect(ok.stdout).toContain('3 of 3 lines applied, 0 failed.');
     await expect(run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--url', t.baseUrl], { env: { ...process.env, FOLIO_TOKEN: '' } })).rejects.toMatchObject({ code: 2 });
+  });
+
+  it('names the URL and the reason when the server cannot be reached, and `folio help` exits 0', async () => {
+    const file = path.join(dir, 'unreachable.ndjson');
+    await writeFile(file, lines(1));
+    const port = await freePort();
+    const run = promisify(execFile);
+    const failed = await run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--token', org.manageToken, '--url', `http://127.0.0.1:${port}`, '--no-progress']).then(
+      () => ({ code: 0, stderr: '' }),
+      (err: { code: number; stderr: string }) => err,
+    );
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`folio: cannot reach http://127.0.0.1:${port}/management/v1/import: `);
+    expect(failed.stderr).toContain('ECONNREFUSED');
+
+    const help = await run('npx', ['tsx', 'cli/folio.ts', 'help']);
+    expect(help.stdout).toContain('Usage: npm run folio -- import FILE');
   });
 });
