@@ -10,6 +10,7 @@ import { fileRoutes } from './files/index.js';
 import { imageRoutes } from './img/index.js';
 import { outputGroupRoutes } from './output-groups/index.js';
 import { healthRoutes } from './platform/health.js';
+import { indexRoutes } from './platform/index-page.js';
 import { organizationRoutes } from './platform/organizations.js';
 import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
@@ -28,6 +29,7 @@ export function rawBodyRoutes(services: Services): Router[] {
     imageRoutes(services),
     fileRoutes(services),
     healthRoutes(services),
+    indexRoutes(),
     importRoutes(services),
     ingestRoutes(services),
     assetUploadRoutes(services),

@@ -145,6 +145,13 @@ describe('operations endpoints', () => {
     expect(res.body).toEqual({ success: false, errors: [expect.stringMatching(/not found/)], messages: [], result: null, resultInfo: null });
     expect(res.headers.get('x-request-id')).toBe('req-12345678');
   });
+
+  it('GET / answers a small index: name, version and links that work', async () => {
+    const res = await t.json('/');
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ name: 'Folio', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    for (const link of Object.values(res.body.result.links) as string[]) expect([link, (await t.fetch(link)).status]).not.toEqual([link, 404]);
+  });
 });
 
 describe('rate limit', () => {
