@@ -1,6 +1,6 @@
 import type { DemoInfo } from './seed-demo.js';
 
-/** The lines `npm start` prints about the demo organization: tokens and a query to try. */
+/** The lines `npm start` prints about the demo organization: tokens, ids, and a content query and an analytics call to try. */
 export function demoBanner(demo: DemoInfo, baseUrl: string): string[] {
   const body = JSON.stringify({ query: demo.query.replace(/\s+/g, ' ') });
   return [
@@ -8,9 +8,13 @@ export function demoBanner(demo: DemoInfo, baseUrl: string): string[] {
     `  delivery token: ${demo.deliveryToken}`,
     `  preview token:  ${demo.previewToken}`,
     `  manage token:   ${demo.manageToken}`,
+    `  analytics:      ${demo.analyticsToken}`,
+    `  project:        ${demo.projectId}`,
     `  distribution:   ${demo.distributionId}`,
-    '  try:',
+    '  try content:',
     `  curl -s ${baseUrl}/graphql -H 'authorization: Bearer ${demo.deliveryToken}' -H 'content-type: application/json' \\`,
     `    -d '${body}'`,
+    '  try traffic analytics (the last 24 hours of sample traffic):',
+    `  curl -s ${baseUrl}/api/v1/projects/${demo.projectId}/distributions/${demo.distributionId}/analytics -H 'authorization: Bearer ${demo.analyticsToken}'`,
   ];
 }

@@ -11,7 +11,7 @@ import { createResource } from '../content/resources.js';
 import { putSectionMedia, sectionDef } from '../content/sections.js';
 import { isAppError } from '../errors/index.js';
 import { findOrganizationBySlug, insertOrganization } from '../tenancy/organizations.js';
-import { insertDistribution, insertProject } from '../tenancy/projects.js';
+import { insertDistribution, insertProject, listProjects } from '../tenancy/projects.js';
 import { insertSite } from '../tenancy/sites.js';
 import { createToken } from '../tenancy/tokens.js';
 import type { Services } from '../services.js';
@@ -28,6 +28,8 @@ export interface DemoInfo {
   deliveryToken: string;
   previewToken: string;
   manageToken: string;
+  analyticsToken: string;
+  projectId: string;
   distributionId: string;
   /** A GraphQL query to try with the delivery token. */
   query: string;
@@ -38,6 +40,8 @@ interface DemoTokens {
   deliveryToken: string;
   previewToken: string;
   manageToken: string;
+  analyticsToken: string;
+  projectId: string;
   distributionId: string;
 }
 
@@ -49,9 +53,16 @@ type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' |
 /** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
 const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);
 
-async function newTokens(s: DemoServices, orgId: string, distributionId: string, slug: string): Promise<DemoTokens> {
-  const make = async (scope: 'delivery' | 'preview' | 'manage') => (await createToken(s.db, orgId, { name: `demo ${scope}`, scopes: [scope] })).token;
-  const tokens = { orgId, deliveryToken: await make('delivery'), previewToken: await make('preview'), manageToken: await make('manage'), distributionId };
+async function newTokens(s: DemoServices, orgId: string, where: { projectId: string; distributionId: string }, slug: string): Promise<DemoTokens> {
+  const make = async (scope: 'delivery' | 'preview' | 'manage' | 'analytics') => (await createToken(s.db, orgId, { name: `demo ${scope}`, scopes: [scope] })).token;
+  const tokens: DemoTokens = {
+    orgId,
+    deliveryToken: await make('delivery'),
+    previewToken: await make('preview'),
+    manageToken: await make('manage'),
+    analyticsToken: await make('analytics'),
+    ...where,
+  };
   await mkdir(s.config.dataDir, { recursive: true });
   await writeFile(tokenFile(s, slug), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
   await chmod(tokenFile(s, slug), 0o600);
@@ -66,7 +77,11 @@ async function existingDemo(s: DemoServices, orgId: string, slug: string): Promi
   } catch {
     // the file is gone (or another data dir): issue new tokens below
   }
-  if (!tokens || tokens.orgId !== orgId) tokens = await newTokens(s, orgId, DEMO_DISTRIBUTION, slug);
+  // A token file written before the banner showed the analytics token and project lacks them.
+  if (!tokens || tokens.orgId !== orgId || !tokens.analyticsToken || !tokens.projectId) {
+    const project = (await listProjects(s.db, orgId, { offset: 0, limit: 1 })).items[0];
+    tokens = await newTokens(s, orgId, { projectId: project.id, distributionId: DEMO_DISTRIBUTION }, slug);
+  }
   return { ...tokens, created: false, query: DEMO_QUERY };
 }
 
@@ -127,6 +142,6 @@ export async function seedDemo(s: DemoServices, options: { slug?: string } = {})
     body: demoTrafficNdjson({ host: distribution.hostnames[0], now: new Date() }),
   });
 
-  const tokens = await newTokens(s, orgId, distribution.id, slug);
+  const tokens = await newTokens(s, orgId, { projectId: project.id, distributionId: distribution.id }, slug);
   return { ...tokens, created: true, query: DEMO_QUERY };
 }

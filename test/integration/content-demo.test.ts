@@ -65,6 +65,15 @@ describe('first-start demo', () => {
     expect(text).toContain(`delivery token: ${demo.deliveryToken}`);
     expect(text).toContain(`curl -s http://localhost:3000/graphql -H 'authorization: Bearer ${demo.deliveryToken}'`);
     expect(text).toContain('articleCollection(limit: 5');
+    expect(text).toContain(`analytics:      ${demo.analyticsToken}`);
+    expect(text).toContain(`project:        ${demo.projectId}`);
+    expect(text).toContain(`curl -s http://localhost:3000/api/v1/projects/${demo.projectId}/distributions/demo-cdn/analytics -H 'authorization: Bearer ${demo.analyticsToken}'`);
+  });
+
+  it('the printed analytics call answers with the printed token, project and distribution', async () => {
+    const res = await t.json(`/api/v1/projects/${demo.projectId}/distributions/${demo.distributionId}/analytics`, { token: demo.analyticsToken });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
   });
 
   it('the printed query runs with the delivery token', async () => {
