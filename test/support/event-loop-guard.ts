@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
  * Measures how long this process's event loop was blocked while `work` ran. The test app runs in
@@ -9,7 +9,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
  * B ms on the sample it held up, so the max is the longest single block (to within `resolution`).
  */
 export async function measureEventLoopBlock<T>(work: () => Promise<T>, resolution = 10): Promise<{ result: T; maxBlockedMs: number }> {
-  const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution });
+  const histogram = monitorEventLoopDelay({ resolution });
   histogram.enable();
   try {
     const result = await work();
