@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +88,50 @@ describe('npm start on a bare machine (embedded)', () => {
     expect(body.result.map((o: { slug: string }) => o.slug)).toContain('persisted');
     expect(await stop(second)).toBe(0);
   }, 180_000);
+});
+
+describe('npm start as the README runs it', () => {
+  it('builds only what changed (an unchanged tree re-emits nothing) and SIGTERM to npm stops the server', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-e2e-npm-'));
+    dirs.push(dataDir);
+    const runOnce = async () => {
+      const port = await freePort();
+      const child = spawn('npm', ['start'], {
+        cwd: projectRoot,
+        env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'info', DATABASE_URL: '', REDIS_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (out += d));
+      const health = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+      const deadline = Date.now() + 150_000;
+      while ((await health()) !== 200) {
+        if (child.exitCode !== null) throw new Error(`npm start exited (${child.exitCode}):\n${out}`);
+        if (Date.now() > deadline) throw new Error(`npm start not healthy within 150 s:\n${out}`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      // npm forwards the signal to the server (the script execs node instead of leaving it under a
+      // shell that would not pass it on): once npm is gone, so is the server.
+      let status = await health();
+      for (let i = 0; i < 40 && status !== 0; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = await health();
+      }
+      return { code, status, out };
+    };
+    const built = path.join(projectRoot, 'dist', 'main.js');
+    const first = await runOnce();
+    expect(first.status, first.out).toBe(0);
+    expect(first.out).toContain('shutdown complete');
+    const builtAt = statSync(built).mtimeMs;
+    const second = await runOnce();
+    expect(second.status, second.out).toBe(0);
+    expect(statSync(built).mtimeMs).toBe(builtAt);
+  }, 400_000);
 });
 
 describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('npm start with DATABASE_URL and REDIS_URL', () => {
