@@ -1,5 +1,5 @@
 import { onShutdown } from './shared/shutdown.js';
-import { ConfigError, loadConfig, type Config } from './shared/config.js';
+import { loadConfigOrExit, startOrExit } from './shared/startup-faults.js';
 import { createLogger, type Logger } from './shared/logger.js';
 import { createServices, type Services } from './shared/services.js';
 import { httpShutdownSteps, startHttpServer } from './api/server.js';
@@ -12,23 +12,16 @@ import { demoBanner } from './shared/demo/demo-banner.js';
  * embedded under DATA_DIR (PGlite, local blobs, in-process queue, chDB); each variable that is
  * set swaps in its production adapter.
  */
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(2);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const started = performance.now();
 logger.info({ dataDir: config.dataDir }, 'starting folio');
-const services = await createServices(config, logger);
-registerWorkers(services);
-const demoLines = await seedDemoOnFirstStart(services, logger);
-const { server, app } = await startHttpServer(services, { port: config.port, host: config.host });
+const { services, demoLines, server, app } = await startOrExit(config, async () => {
+  const services = await createServices(config, logger);
+  registerWorkers(services);
+  const demoLines = await seedDemoOnFirstStart(services, logger);
+  return { services, demoLines, ...(await startHttpServer(services, { port: config.port, host: config.host })) };
+});
 
 const adapters = { db: services.db.kind, queue: services.queue.kind, blobs: services.blobs.kind, analytics: services.analytics.kind };
 logger.info({ port: config.port, adapters, startupMs: Math.round(performance.now() - started) }, 'folio ready');

@@ -1,20 +1,22 @@
-import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { createServices } from '../shared/services.js';
 import { onShutdown } from '../shared/shutdown.js';
+import { loadConfigOrExit, startOrExit } from '../shared/startup-faults.js';
 import { registerWorkers } from '../workers/register.js';
 import { httpShutdownSteps, startHttpServer } from './server.js';
 
 /** Production API process: HTTP only; jobs run in `workers/main.ts` processes. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const services = await createServices(config, logger);
-if (services.queue.kind === 'in-process') {
-  // Without REDIS_URL no other process can take the jobs: run them here.
-  logger.warn('no REDIS_URL: jobs run in this API process (set REDIS_URL to run them in workers/main)');
-  registerWorkers(services);
-}
-const { server, app } = await startHttpServer(services, { port: config.port, host: config.host });
+const { services, server, app } = await startOrExit(config, async () => {
+  const services = await createServices(config, logger);
+  if (services.queue.kind === 'in-process') {
+    // Without REDIS_URL no other process can take the jobs: run them here.
+    logger.warn('no REDIS_URL: jobs run in this API process (set REDIS_URL to run them in workers/main)');
+    registerWorkers(services);
+  }
+  return { services, ...(await startHttpServer(services, { port: config.port, host: config.host })) };
+});
 logger.info({ port: config.port, adapters: adapterKinds() }, 'api listening');
 
 onShutdown({

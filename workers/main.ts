@@ -1,18 +1,21 @@
-import { loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { closeServices, createServices } from '../shared/services.js';
 import { onShutdown } from '../shared/shutdown.js';
+import { loadConfigOrExit, startOrExit } from '../shared/startup-faults.js';
 import { registerWorkers } from './register.js';
 
 /** Production worker process: runs jobs from BullMQ; scale by running more of these. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 if (!config.redisUrl) {
-  logger.error('workers/main needs REDIS_URL: without it the queue is in-process, so run `npm start` (API and workers in one process)');
+  process.stderr.write('folio: cannot start: workers/main needs REDIS_URL: without it the queue is in-process, so run `npm start` (API and workers in one process)\n');
   process.exit(1);
 }
-const services = await createServices(config, logger);
-registerWorkers(services);
+const services = await startOrExit(config, async () => {
+  const s = await createServices(config, logger);
+  registerWorkers(s);
+  return s;
+});
 logger.info({ queue: services.queue.kind }, 'workers running');
 
 onShutdown({
