@@ -57,6 +57,7 @@ const envSchema = z.object({
   CLICKHOUSE_RAW_TTL_DAYS: intFrom(395, 1, 36500),
   RATE_LIMIT_PER_SECOND: intFrom(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFrom(200, 1, 10_000_000),
+  RATE_LIMIT_FAIL_OPEN_MS: intFrom(60_000, 0, 86_400_000),
   BODY_LIMIT_BYTES: intFrom(1_048_576, 1024),
   INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
@@ -94,7 +95,8 @@ export interface Config {
   clickhouseUrl?: string;
   clickhouseDatabase: string;
   clickhouseRawTtlDays: number;
-  rateLimit: { perSecond: number; burst: number };
+  /** `failOpenMs`: how long decisions fall back to this process's memory while Redis does not answer. */
+  rateLimit: { perSecond: number; burst: number; failOpenMs: number };
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -143,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickhouseUrl: e.CLICKHOUSE_URL,
     clickhouseDatabase: e.CLICKHOUSE_DATABASE ?? 'folio',
     clickhouseRawTtlDays: e.CLICKHOUSE_RAW_TTL_DAYS,
-    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST },
+    rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, failOpenMs: e.RATE_LIMIT_FAIL_OPEN_MS },
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,

@@ -6,6 +6,7 @@ export interface Metrics {
   queueDepth: Gauge<'queue' | 'state'>;
   cacheLookups: Counter<'cache' | 'result'>;
   ingestLagSeconds: Gauge<string>;
+  rateLimitFailOpen: Counter<string>;
 }
 
 /** One registry per process (tests create several apps, so nothing is global). */
@@ -36,6 +37,11 @@ export function createMetrics(): Metrics {
     ingestLagSeconds: new Gauge({
       name: 'folio_ingest_lag_seconds',
       help: 'Age of the oldest spooled log batch not yet in ClickHouse',
+      registers: [registry],
+    }),
+    rateLimitFailOpen: new Counter({
+      name: 'folio_rate_limit_fail_open_total',
+      help: 'Rate-limit decisions made from process memory because Redis did not answer',
       registers: [registry],
     }),
   };

@@ -52,6 +52,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const migrations = await migratePostgres(db);
   if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'postgres migrations applied');
 
+  const metrics = createMetrics();
   const bus = await createEventBus(config, { channelPrefix: `folio:${ns}` });
   const [blobs, queue, analytics, rateLimiter, secrets, admin] = await Promise.all([
     options.blobs ?? createBlobStore(config),
@@ -63,7 +64,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
       maxWaiting: { 'image-transform': 256 },
     }),
     options.analytics ?? createAnalyticsStore(config, { logger }),
-    createRateLimiter(config, { keyPrefix: `folio:${ns}rl:` }),
+    createRateLimiter(config, { keyPrefix: `folio:${ns}rl:`, onFailOpen: () => metrics.rateLimitFailOpen.inc() }),
     loadSecrets(db, config),
     resolveAdminToken(config),
   ]);
@@ -78,7 +79,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     bus,
     rateLimiter,
     auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs }),
-    metrics: createMetrics(),
+    metrics,
     secrets,
     adminToken: admin.token,
     adminTokenFile: admin.file,

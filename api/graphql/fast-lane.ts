@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { Services } from '../../shared/services.js';
 import type { RequestStates } from './request-state.js';
@@ -179,14 +179,18 @@ function rememberValid(schema: GraphQLSchema, document: DocumentNode): void {
 
 const requestIdOf = (req: IncomingMessage) => (req as IncomingMessage & { requestId?: string }).requestId ?? '';
 
-/** A fault of this lane itself, answered as yoga answers an unexpected error. */
-function fail(res: ServerResponse, masked: Error): void {
+/**
+ * A fault of this lane itself, answered as yoga answers an error: the status and headers of its
+ * `extensions.http` (a dependency outage: 503 with Retry-After), else 500; `http` is not echoed.
+ */
+function fail(res: ServerResponse, masked: GraphQLError): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const text = JSON.stringify({ errors: [masked] });
-  res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  const { http, ...extensions } = masked.extensions as { http?: { status?: number; headers?: Record<string, string> } };
+  const text = JSON.stringify({ errors: [{ ...masked.toJSON(), extensions }] });
+  res.writeHead(http?.status ?? 500, { ...http?.headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 

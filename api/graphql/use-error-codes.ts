@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { asDependencyOutage } from '../../shared/errors/dependency-outage.js';
 import { isAppError, type AppError, type ErrorCode } from '../../shared/errors/index.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestStates } from './request-state.js';
@@ -12,6 +13,7 @@ const GRAPHQL_CODE: Partial<Record<ErrorCode, string>> = {
   FORBIDDEN: 'FORBIDDEN',
   NOT_FOUND: 'NOT_FOUND',
   RATE_LIMITED: 'RATE_LIMITED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 const withCode = (err: GraphQLError, code: string) =>
@@ -39,6 +41,9 @@ function fromAppError(err: GraphQLError, app: AppError): GraphQLError {
   const extensions: Record<string, unknown> = { code };
   if (app.details.length) extensions.details = app.details;
   if (app.retryAfter !== undefined) extensions.retryAfter = app.retryAfter;
+  // A dependency outage is the response's status too (yoga reads `extensions.http`), so caches,
+  // load balancers and clients that look only at the status retry instead of keeping an error.
+  if (app.status === 503) extensions.http = { status: 503, headers: { 'Retry-After': String(app.retryAfter ?? 1) } };
   return new GraphQLError(app.message, { nodes: err.nodes, path: err.path, extensions });
 }
 
@@ -54,8 +59,9 @@ export function createMaskError(logger: Logger): MaskError {
   return (error, requestId) => {
     const gql = error instanceof GraphQLError ? error : null;
     const original = gql?.originalError ?? (gql ? null : error);
-    if (isAppError(original)) {
-      const mapped = fromAppError(gql ?? new GraphQLError(original.message), original);
+    const app = isAppError(original) ? original : asDependencyOutage(original);
+    if (app) {
+      const mapped = fromAppError(gql ?? new GraphQLError(app.message), app);
       if (mapped) return mapped;
     }
     if (gql && (!original || original instanceof GraphQLError)) return withCode(gql, 'BAD_USER_INPUT');

@@ -37,12 +37,13 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
             rateHeadersOf.set(request, resolved.rateHeaders);
             states.set(request, resolved.state);
           } catch (err) {
-            // A refusal carries its own headers (a 429 the rate-limit ones). A fault (the database
-            // gone, say) is masked here, where the request id is known, and answered 500: nothing
-            // was executed.
+            // A refusal carries its own headers (a 429 the rate-limit ones). A fault is masked
+            // here, where the request id is known: a dependency outage (the database restarting)
+            // keeps the 503 and Retry-After the mask gave it, anything else is a 500. Nothing was
+            // executed.
             if (err instanceof GraphQLError || isAppError(err)) throw err;
             const masked = mask(err, requestId);
-            throw new GraphQLError(masked.message, { extensions: { ...masked.extensions, http: { status: 500 } } });
+            throw new GraphQLError(masked.message, { extensions: { ...masked.extensions, http: masked.extensions.http ?? { status: 500 } } });
           }
         },
       };

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, badRequest, isAppError, notFound, payloadTooLarge, unsupportedMediaType } from '../../shared/errors/index.js';
+import { asDependencyOutage } from '../../shared/errors/dependency-outage.js';
 import { failure } from '../../shared/envelope.js';
 import type { Logger } from '../../shared/logger.js';
 
@@ -43,9 +44,9 @@ export function writeError(res: ServerResponse, err: unknown, requestId: string,
     res.destroy();
     return;
   }
-  const known = isAppError(err) ? err : fromBodyParser(err as BodyParserError);
+  const known = isAppError(err) ? err : (fromBodyParser(err as BodyParserError) ?? asDependencyOutage(err));
   if (!known) logger.error({ err, requestId }, 'unhandled error');
-  else if (known.status >= 500) logger.warn({ requestId, code: known.code, msg: known.message }, 'request failed');
+  else if (known.status >= 500) logger.warn({ requestId, code: known.code, detail: known.message, err: isAppError(err) ? undefined : err }, 'request failed');
   const headers: Record<string, string> = { ...(known?.headers ?? {}) };
   if (known?.retryAfter !== undefined) headers['Retry-After'] = String(known.retryAfter);
   const body = JSON.stringify(failure(known ? known.reasons : [`Unexpected error. Request id: ${requestId}.`]));

@@ -57,9 +57,14 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
   // statements escape it), and a filtered page planned without its values costs many times more
   // (a title search: 12–15 ms of Postgres CPU instead of 3, measured).
   const genericPool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
-  // An idle client that loses its connection must not crash the process.
-  pool.on('error', () => {});
-  genericPool.on('error', () => {});
+  // A client that loses its connection (Postgres restarting: 57P01, a reset socket) emits
+  // 'error'. pg-pool listens only while a client is idle; one checked out — mid-query or inside
+  // a transaction — would crash the process with an unhandled 'error'. The query in flight
+  // rejects on its own (answered 503), and the broken client is not reused (see `release`).
+  for (const p of [pool, genericPool]) {
+    p.on('error', () => {});
+    p.on('connect', (client) => client.on('error', () => {}));
+  }
   const stats = { queries: 0 };
 
   // Set once per connection of `genericPool`, before its first statement.
@@ -112,12 +117,13 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
+        client.release();
         return result;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        // A ROLLBACK that fails means the connection is gone: destroy it instead of pooling it.
+        const broken = await client.query('ROLLBACK').then(() => undefined, (err: Error) => err);
+        client.release(broken);
         throw e;
-      } finally {
-        client.release();
       }
     },
     async ping() {

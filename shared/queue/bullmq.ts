@@ -213,6 +213,7 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
         connection: connect(),
         prefix,
         concurrency: Math.max(1, opts.concurrency ?? 1),
+        ...(opts.stalledAfterMs ? { lockDuration: opts.stalledAfterMs, stalledInterval: Math.ceil(opts.stalledAfterMs / 2) } : {}),
         ...workerTuning,
       });
       worker.on('error', (err) => logger.warn({ err, queue: name }, 'worker error'));

@@ -44,6 +44,13 @@ export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobCon
 export interface ProcessOptions {
   /** Jobs of this queue run at the same time in this process. @default 1 */
   concurrency?: number;
+  /**
+   * How soon a job whose worker process died is taken up again (BullMQ: its lock lasts this
+   * long, renewed at half of it while the job runs, and workers look for expired locks at half
+   * of it too). Short for jobs a client waits on. In-process queues have no other process to
+   * lose. @default BullMQ's 30 s
+   */
+  stalledAfterMs?: number;
 }
 
 export interface ThreadProcessOptions extends ProcessOptions {

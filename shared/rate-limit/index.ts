@@ -39,10 +39,14 @@ export function decide(tokensAfterRefill: number, cost: number, bucket: BucketOp
   };
 }
 
-export async function createRateLimiter(config: Pick<Config, 'redisUrl' | 'rateLimit'>, options: { keyPrefix?: string } = {}): Promise<RateLimiter> {
+export async function createRateLimiter(
+  config: Pick<Config, 'redisUrl' | 'rateLimit'>,
+  options: { keyPrefix?: string; onFailOpen?: () => void } = {},
+): Promise<RateLimiter> {
   if (config.redisUrl) {
     const { createRedisRateLimiter } = await import('./redis.js');
-    return createRedisRateLimiter({ url: config.redisUrl, keyPrefix: options.keyPrefix ?? 'folio:rl:', ...config.rateLimit });
+    const { failOpenMs, ...bucket } = config.rateLimit;
+    return createRedisRateLimiter({ url: config.redisUrl, keyPrefix: options.keyPrefix ?? 'folio:rl:', failOpenMs, onFailOpen: options.onFailOpen, ...bucket });
   }
   const { createMemoryRateLimiter } = await import('./memory.js');
   return createMemoryRateLimiter(config.rateLimit);

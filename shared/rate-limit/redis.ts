@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { decide, type BucketOptions, type RateLimiter } from './index.js';
+import { createMemoryRateLimiter } from './memory.js';
 
 // Refill and take in one atomic step on the server, using the server's clock so instances with
 // skewed clocks share one bucket fairly.
@@ -20,12 +21,38 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return tostring(before)
 `;
 
-export function createRedisRateLimiter(options: BucketOptions & { url: string; keyPrefix: string }): RateLimiter {
-  const redis = new Redis(options.url, { maxRetriesPerRequest: 2 });
+export interface RedisRateLimiterOptions extends BucketOptions {
+  url: string;
+  keyPrefix: string;
+  /**
+   * While Redis does not answer, decide from a bucket in this process's memory (each instance
+   * limits on its own) for at most this long after the first failure; past it, fail with the
+   * error (answered 503), so a lasting outage is not an unlimited one.
+   */
+  failOpenMs: number;
+  /** Counts each decision made without Redis. */
+  onFailOpen?: () => void;
+}
+
+export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  // One retry at most and a short connect timeout: a request waits on Redis for well under a
+  // second before the fallback decides.
+  const redis = new Redis(options.url, { maxRetriesPerRequest: 1, connectTimeout: 1000 });
+  redis.on('error', () => {}); // reconnects on its own; commands in flight reject and fall back
+  const local = createMemoryRateLimiter(options);
+  let failingSince: number | undefined;
   return {
     async consume(key, cost = 1) {
-      const before = Number(await redis.eval(SCRIPT, 1, options.keyPrefix + key, options.burst, options.perSecond, cost));
-      return decide(before, cost, options);
+      try {
+        const before = Number(await redis.eval(SCRIPT, 1, options.keyPrefix + key, options.burst, options.perSecond, cost));
+        failingSince = undefined;
+        return decide(before, cost, options);
+      } catch (err) {
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince > options.failOpenMs) throw err;
+        options.onFailOpen?.();
+        return local.consume(key, cost);
+      }
     },
     async close() {
       redis.disconnect();

@@ -12,7 +12,7 @@ import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
 import { folioProcess, type FolioProcess } from './folio-processes.js';
 import { emptyTally, graphqlRequest, ingestRequest, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
 import { createPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
-import { createRedisProcess, type RedisProcess } from './redis-process.js';
+import { createRedisProcess, type RedisProcess } from '../support/redis-process.js';
 
 /**
  * The standing fault suite: the production split (an API process and a workers process on

@@ -29,13 +29,13 @@ export function emptyTally(): FaultTally {
 
 const LINES_PER_BATCH = 20;
 
-export function record(tally: FaultTally, status: number | string): void {
+export function record(tally: FaultTally, status: number | string, what = ''): void {
   tally.requests++;
   if (typeof status === 'number' && status >= 200 && status < 300) tally.ok++;
   else if (status === 503) tally.unavailable++;
   else if (typeof status === 'number' && status >= 500 && status !== 504) tally.serverErrors++;
   else tally.other++;
-  if (!(typeof status === 'number' && status < 300) && status !== 503 && tally.samples.length < 5) tally.samples.push(String(status));
+  if (!(typeof status === 'number' && status < 300) && status !== 503 && tally.samples.length < 5) tally.samples.push(`${status}${what ? ` (${what})` : ''}`);
 }
 
 async function send(url: string, init: RequestInit): Promise<{ status: number | string; body: string }> {
@@ -102,7 +102,7 @@ export function startLoad(t: LoadTargets, tallies: Map<string, FaultTally>, curr
     while (running) {
       const { fault, tally } = tallyOf();
       const res = kind === 'graphql' ? await graphqlRequest(t) : kind === 'rest' ? await restRequest(t) : await ingestRequest(t, fault, tally);
-      record(tally, res.status);
+      record(tally, res.status, `${kind}: ${res.body.slice(0, 160)}`);
       if (typeof res.status !== 'number' || res.status >= 500) await new Promise((r) => setTimeout(r, 50));
     }
   };

@@ -7,12 +7,18 @@ import { runTransformJob } from '../../shared/assets/run-transform-job.js';
 import { createBlobStore } from '../../shared/blobs/index.js';
 import type { Config } from '../../shared/config.js';
 import { createQueue } from '../../shared/queue/index.js';
+import { TRANSFORM_STALLED_AFTER_MS } from '../../workers/image-transform.js';
 
 const options = JSON.parse(process.env.FOLIO_CRASH_WORKER ?? '{}') as { redisUrl: string; prefix: string; dataDir: string; s3?: Config['s3'] };
 const blobs = await createBlobStore({ s3: options.s3, dataDir: options.dataDir });
-const queue = await createQueue({ redisUrl: options.redisUrl }, { prefix: options.prefix, bullmq: { lockDurationMs: 2000, stalledIntervalMs: 1000 } });
-queue.process('image-transform', async (payload) => {
-  process.send?.('transform-started');
-  return runTransformJob({ blobs }, payload);
-});
+// The product's own stall setting for transforms, not a test-only one.
+const queue = await createQueue({ redisUrl: options.redisUrl }, { prefix: options.prefix });
+queue.process(
+  'image-transform',
+  async (payload) => {
+    process.send?.('transform-started');
+    return runTransformJob({ blobs }, payload);
+  },
+  { stalledAfterMs: TRANSFORM_STALLED_AFTER_MS },
+);
 process.send?.('ready');

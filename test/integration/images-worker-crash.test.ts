@@ -14,6 +14,7 @@ import { runTransformJob } from '../../shared/assets/run-transform-job.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
 import type { BlobStore } from '../../shared/blobs/index.js';
 import { randomBase62 } from '../../shared/ids.js';
+import { TRANSFORM_STALLED_AFTER_MS } from '../../workers/image-transform.js';
 import { createQueue, type JobQueue } from '../../shared/queue/index.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -40,7 +41,7 @@ describe('a worker dying during a transform', () => {
 
   /** Serves /img with this queue and returns the response to one derivative request. */
   async function requestThrough(queue: JobQueue, width: number, onServer: (url: string) => Promise<void>) {
-    const server = express().use(requestId).use(imageRoutes({ ...app.services, queue }, { timeoutMs: 60_000, attempts: 3 })).use(errorHandler(app.services.logger)).listen(0);
+    const server = express().use(requestId).use(imageRoutes({ ...app.services, queue }, { timeoutMs: 30_000, attempts: 3 })).use(errorHandler(app.services.logger)).listen(0);
     await once(server, 'listening');
     const url = buildAssetUrl({ asset, orgId: org.orgId, transformation: { width, height: 1000, resize: 'FILL' } }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: new Map() })!;
     const path = new URL(url).pathname;
@@ -66,8 +67,9 @@ describe('a worker dying during a transform', () => {
     let derivative = '';
     if (app.services.queue.kind === 'bullmq') {
       const prefix = `folio:crash${randomBase62(8)}`;
-      const settings = { prefix, bullmq: { lockDurationMs: 2000, stalledIntervalMs: 1000 } };
-      const queue = await createQueue(app.services.config, settings);
+      // The product's stall setting (TRANSFORM_STALLED_AFTER_MS), not a test-only one: the waiting
+      // client gets its image within the route's first 30-s timeout.
+      const queue = await createQueue(app.services.config, { prefix });
       const child = fork(fileURLToPath(new URL('./images-crash-worker.ts', import.meta.url)), {
         execArgv: ['--import', 'tsx'],
         env: { ...process.env, FOLIO_CRASH_WORKER: JSON.stringify({ redisUrl: app.services.config.redisUrl, prefix, dataDir: app.services.config.dataDir, s3: app.services.config.s3 }) },
@@ -83,10 +85,14 @@ describe('a worker dying during a transform', () => {
           await once(child, 'exit');
           expect(await app.services.blobs.head(key)).toBeNull();
           // A healthy worker takes over once the dead one's lock expires.
-          queue.process('image-transform', async (payload) => {
-            transforms++;
-            return runTransformJob({ blobs: store }, payload);
-          });
+          queue.process(
+            'image-transform',
+            async (payload) => {
+              transforms++;
+              return runTransformJob({ blobs: store }, payload);
+            },
+            { stalledAfterMs: TRANSFORM_STALLED_AFTER_MS },
+          );
         });
         expect(res.status).toBe(200);
         expect(await sharp(res.bytes).metadata()).toMatchObject({ width: 1200, height: 1000 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
 
-/** A redis-server of the chaos suite's own (no persistence: a restart loses every key, as BullMQ must survive). */
+/** A redis-server of a test's own (no persistence: a restart loses every key, as BullMQ must survive). */
 export interface RedisProcess {
   url: string;
   start(): Promise<void>;
