@@ -6,6 +6,7 @@ import { AppError, forbidden, invalidToken, unauthenticated, rateLimited } from 
 import type { Services } from '../../shared/services.js';
 import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
+import { bearerTokenOf } from '../../shared/tenancy/authenticate.js';
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -15,7 +16,9 @@ export function createAuthenticator(services: Services) {
   const passport = new Passport();
   passport.use(
     new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (err: unknown, user?: TokenIdentity | false) => void) => {
-      if (!req.headers.authorization) return done(invalidToken('Send the token in the Authorization header.'));
+      // passport-http-bearer also reads `access_token` from the query string and the body; only
+      // the (normalized) header may carry a token, whatever else the request holds.
+      if (req.headers.authorization !== `Bearer ${token}`) return done(invalidToken('Send the token in the Authorization header as "Bearer <token>".'));
       services.auth.verify(token).then(
         (identity) => done(null, identity),
         (err: unknown) => done(err),
@@ -25,6 +28,15 @@ export function createAuthenticator(services: Services) {
 
   /** Resolves the caller into `req.tenant` (or fails with 401) and applies the per-token rate limit. */
   const authenticate: RequestHandler = (req, res, next) => {
+    // The one parser (shared with GraphQL) reads the header; passport gets it in the one form it
+    // parses, so "Bearer  <token>" and "bearer <token>" work here as they do on /graphql.
+    let token: string;
+    try {
+      token = bearerTokenOf(req.headers.authorization);
+    } catch (err) {
+      return next(err);
+    }
+    req.headers.authorization = `Bearer ${token}`;
     passport.authenticate('bearer', { session: false }, (err: unknown, identity: TokenIdentity | false, _challenge: unknown, status?: number) => {
       if (err) return next(err);
       if (!identity) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
@@ -37,12 +49,13 @@ export function createAuthenticator(services: Services) {
     authenticate,
     /** Platform operator routes: the PLATFORM_ADMIN_TOKEN, compared in constant time. */
     requireAdmin: ((req, _res, next) => {
-      const header = req.headers.authorization;
-      if (!header) return next(unauthenticated());
-      const m = /^Bearer[ ]+([^ ]+)$/i.exec(header);
-      if (!m || !services.adminToken || !sameSecret(m[1], services.adminToken)) {
-        return next(invalidToken('The platform admin token is invalid.'));
+      let token: string;
+      try {
+        token = bearerTokenOf(req.headers.authorization);
+      } catch (err) {
+        return next(err);
       }
+      if (!services.adminToken || !sameSecret(token, services.adminToken)) return next(invalidToken('The platform admin token is invalid.'));
       next();
     }) as RequestHandler,
   };

@@ -40,15 +40,22 @@ export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number
   };
 }
 
-const BEARER = /^Bearer[ ]+([^ ]+)[ ]*$/i;
+// The scheme in any case, then one or more spaces or tabs (RFC 9110's credentials syntax allows
+// more than one), the token, optional trailing white space.
+const BEARER = /^Bearer[ \t]+([^ \t]+)[ \t]*$/i;
 
-/** Parses an Authorization header value and verifies the token (used outside passport, e.g. GraphQL). */
-export async function authenticateBearer(
-  services: { auth: TokenVerifier },
-  authorization: string | undefined,
-): Promise<TokenIdentity> {
+/**
+ * The one reading of an Authorization header, for REST and GraphQL alike: the bearer token, or
+ * the 401 to answer. A secret token travels only here — never in the query string or the body.
+ */
+export function bearerTokenOf(authorization: string | undefined): string {
   if (!authorization) throw unauthenticated();
   const m = BEARER.exec(authorization);
   if (!m) throw invalidToken('The Authorization header must be "Bearer <token>".');
-  return services.auth.verify(m[1]);
+  return m[1];
+}
+
+/** Parses an Authorization header value and verifies the token. */
+export async function authenticateBearer(services: { auth: TokenVerifier }, authorization: string | undefined): Promise<TokenIdentity> {
+  return services.auth.verify(bearerTokenOf(authorization));
 }

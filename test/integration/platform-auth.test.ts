@@ -98,6 +98,28 @@ describe('every route requires a valid token', () => {
     expect(scheme.status).toBe(401);
   });
 
+  it.each(ops.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: a valid token outside the Authorization header → 401', async (_n, op) => {
+    const token = op.scope === 'admin' ? t.adminToken : tokensA[op.scope];
+    const sep = fill(op.path).includes('?') ? '&' : '?';
+    for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Token abc']) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      const inQuery = await t.json(`${fill(op.path)}${sep}access_token=${encodeURIComponent(token)}`, { method: op.method, headers });
+      expect([authorization, inQuery.status]).toEqual([authorization, 401]);
+      if (op.method !== 'GET' && op.method !== 'DELETE') {
+        const inBody = await t.json(fill(op.path), { method: op.method, headers, body: { access_token: token } });
+        expect([authorization, inBody.status]).toEqual([authorization, 401]);
+      }
+    }
+  });
+
+  it.each(ops.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: "bearer" in any case and extra spaces are read as on /graphql', async (_n, op) => {
+    const token = op.scope === 'admin' ? t.adminToken : tokensA[op.scope];
+    for (const authorization of [`bearer ${token}`, `Bearer  ${token}`, `BEARER\t${token} `]) {
+      const res = await t.json(fill(op.path), { method: op.method, headers: { authorization }, body: op.jsonBody ? {} : undefined });
+      expect([authorization, res.status === 401]).toEqual([authorization, false]);
+    }
+  });
+
   const scoped = ops.filter((o) => o.scope !== 'admin');
   it.each(scoped.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: token without the scope → 403', async (_n, op) => {
     const res = await t.json(fill(op.path), { method: op.method, token: withoutScope[op.scope], body: op.jsonBody ? {} : undefined });
