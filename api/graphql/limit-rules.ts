@@ -12,6 +12,7 @@ export const LIMIT_CODES = {
   tokens: 'TOKEN_LIMIT_EXCEEDED',
   document: 'DOCUMENT_TOO_LARGE',
   cost: 'COMPLEXITY_LIMIT_EXCEEDED',
+  expanded: 'COMPLEXITY_LIMIT_EXCEEDED',
 } as const;
 
 /** Reports graphql-armor's rejection as a validation error carrying our code. */

@@ -1,6 +1,7 @@
-import { GraphQLError, Lexer, Source, TokenKind } from 'graphql';
+import { GraphQLError, Lexer, Source, TokenKind, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { expandedFieldCount } from './expanded-size.js';
 import { LIMIT_CODES } from './limit-rules.js';
 import type { RequestStates } from './request-state.js';
 
@@ -22,9 +23,9 @@ function countTokens(source: string): number {
 }
 
 /**
- * The org's document limits (DESIGN §4), all before any database work: document size (bytes of
- * the query text), tokens, then depth, aliases and directives as validation rules
- * (graphql-armor), built once per org schema.
+ * The org's document limits, all before any database work: document size (bytes of the query
+ * text), tokens, fields with fragment spreads expanded, then depth, aliases and directives as
+ * validation rules (graphql-armor), built once per org schema.
  *
  * Tokens are counted before parsing, not by a counting parser: yoga caches parsed documents
  * (and parse errors) by their text alone, for every org, so a limit applied while parsing would
@@ -33,6 +34,8 @@ function countTokens(source: string): number {
  */
 export function useLimits(states: RequestStates): Plugin {
   const tokenCounts = new LRUCache<string, number>({ max: 5000, maxSize: 32 * 1024 * 1024, sizeCalculation: (_n, text) => text.length || 1 });
+  // yoga caches a parsed document per text: its expanded size is counted once per document.
+  const expandedCounts = new WeakMap<DocumentNode, number>();
   return {
     onParams({ params, request }) {
       const state = states.get(request);
@@ -50,9 +53,19 @@ export function useLimits(states: RequestStates): Plugin {
       const n = state.org.limits.maxTokens;
       if (count > n) throw limitError(LIMIT_CODES.tokens, `Token limit of ${n} exceeded.`);
     },
-    onValidate({ context, addValidationRule }) {
+    onValidate({ context, params, addValidationRule, setResult }) {
       const state = context?.request ? states.get(context.request) : undefined;
-      for (const rule of state?.org.rules ?? []) addValidationRule(rule);
+      if (!state) return;
+      // Before every rule (a result set here skips validation): some rules grow with the
+      // expanded document, which fragments can make exponentially larger than its text.
+      const max = state.org.limits.maxExpandedFields;
+      let expanded = expandedCounts.get(params.documentAST);
+      if (expanded === undefined) expandedCounts.set(params.documentAST, (expanded = expandedFieldCount(params.documentAST)));
+      if (expanded > max) {
+        setResult([limitError(LIMIT_CODES.expanded, `The document expands to ${expanded} fields with its fragment spreads; the limit is ${max}.`)]);
+        return;
+      }
+      for (const rule of state.org.rules) addValidationRule(rule);
     },
   };
 }

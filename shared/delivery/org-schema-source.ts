@@ -10,6 +10,8 @@ export interface GraphqlLimits {
   maxAliases: number;
   maxDirectives: number;
   maxCost: number;
+  /** Fields of the document with fragment spreads expanded (a spread counts each time). */
+  maxExpandedFields: number;
 }
 
 export const DEFAULT_LIMITS: GraphqlLimits = {
@@ -19,6 +21,7 @@ export const DEFAULT_LIMITS: GraphqlLimits = {
   maxAliases: 30,
   maxDirectives: 50,
   maxCost: 10_000,
+  maxExpandedFields: 5_000,
 };
 
 export interface OrgSchemaState {
