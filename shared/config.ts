@@ -54,7 +54,9 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: boolFrom(true),
   CLICKHOUSE_URL: optionalString,
   CLICKHOUSE_DATABASE: optionalString,
-  CLICKHOUSE_RAW_TTL_DAYS: intFrom(395, 1, 36500),
+  // ClickHouse computes a row's TTL as a DateTime, which ends in 2106: a longer retention would
+  // wrap around and drop every new row as it is inserted.
+  CLICKHOUSE_RAW_TTL_DAYS: intFrom(395, 1, 20_000),
   RATE_LIMIT_PER_SECOND: intFrom(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFrom(200, 1, 10_000_000),
   RATE_LIMIT_FAIL_OPEN_MS: intFrom(60_000, 0, 86_400_000),

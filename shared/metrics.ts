@@ -7,6 +7,7 @@ export interface Metrics {
   cacheLookups: Counter<'cache' | 'result'>;
   ingestLagSeconds: Gauge<string>;
   rateLimitFailOpen: Counter<string>;
+  ingestDeadLetters: Counter<string>;
 }
 
 /** One registry per process (tests create several apps, so nothing is global). */
@@ -42,6 +43,11 @@ export function createMetrics(): Metrics {
     rateLimitFailOpen: new Counter({
       name: 'folio_rate_limit_fail_open_total',
       help: 'Rate-limit decisions made from process memory because Redis did not answer',
+      registers: [registry],
+    }),
+    ingestDeadLetters: new Counter({
+      name: 'folio_ingest_dead_letters_total',
+      help: 'Spooled log batches ClickHouse refused as data even alone (kept, not retried)',
       registers: [registry],
     }),
   };

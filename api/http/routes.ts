@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
+import { deadLetterRoutes } from './ingest/dead-letters.js';
 import { ingestRoutes } from './ingest/index.js';
 import { contentRoutes } from './content/index.js';
 import { importRoutes } from './content/import.js';
@@ -48,5 +49,6 @@ export function jsonRoutes(services: Services): Router[] {
     analyticsRoutes(services),
     contentRoutes(services),
     assetManagementRoutes(services),
+    deadLetterRoutes(services),
   ];
 }

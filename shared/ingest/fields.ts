@@ -40,18 +40,33 @@ function fastIsoUtc(s: string): number {
   return new Date(t).getUTCDate() === day ? t : NaN;
 }
 
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * False for a calendar date that does not exist (2026-02-30): Date.parse rolls it over into
+ * March instead of refusing it. Text that does not start with a YYYY-MM-DD date passes.
+ */
+export function isRealDate(text: string): boolean {
+  const m = ISO_DATE.exec(text);
+  if (!m) return true;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  return month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
 /** ISO-8601 / RFC 3339 text, or a Unix time in s, ms, µs or ns (number or numeric string). */
 export function toTimestampMs(value: unknown, field: string): number {
   let ms: number;
   if (typeof value === 'string' && value.length >= 20 && value.charCodeAt(value.length - 1) === 90) {
     ms = fastIsoUtc(value);
-    if (Number.isNaN(ms)) ms = Date.parse(value);
+    if (Number.isNaN(ms) && isRealDate(value)) ms = Date.parse(value);
   } else if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value))) {
     const n = Number(value);
     // choose the unit by magnitude: seconds ~1e9, ms ~1e12, µs ~1e15, ns ~1e18
     ms = n < 1e11 ? n * 1000 : n < 1e14 ? n : n < 1e17 ? n / 1000 : n / 1e6;
   } else if (typeof value === 'string' && value !== '') {
-    ms = Date.parse(value);
+    ms = isRealDate(value) ? Date.parse(value) : NaN;
   } else {
     throw new RecordError(`${field}: required`);
   }

@@ -43,7 +43,7 @@ export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'l
 export async function ingestLogBatch(deps: IngestDeps, backpressure: Backpressure, input: IngestInput): Promise<IngestResult> {
   const limit = deps.config.limits.ingestBodyBytes;
   const raw = await decompressBody(input.body, input.contentEncoding, limit);
-  const parsed = parseBody(raw.toString('utf8'), { realtimeFields: input.realtimeFields });
+  const parsed = parseBody(raw.toString('utf8'), { realtimeFields: input.realtimeFields, retentionDays: deps.config.clickhouseRawTtlDays });
   const base = { accepted: parsed.records.length, rejected: parsed.rejected, errors: parsed.errors };
   if (parsed.validationProbe) return { ...base, batchId: null, duplicate: false, probe: true };
   if (parsed.records.length === 0) {

@@ -10,6 +10,7 @@ import {
 import { fromCombined } from './formats/combined.js';
 import { detectJsonFormat, fromJsonValue } from './formats/json-record.js';
 import { RecordError, type LineError, type LogRecord } from './record.js';
+import { checkRecordRanges } from './record-ranges.js';
 
 export interface ParsedBody {
   records: LogRecord[];
@@ -26,6 +27,10 @@ export interface ParseOptions {
   realtimeFields?: readonly string[];
   /** How many errors to report in detail (all are counted). @default 20 */
   maxErrors?: number;
+  /** The time "more than a day in the future" is measured from. @default Date.now() */
+  nowMs?: number;
+  /** Days raw rows are kept: an older line would be dropped by the table's TTL as it is inserted. */
+  retentionDays?: number;
 }
 
 /**
@@ -52,6 +57,8 @@ const isProbe = (v: unknown) =>
  */
 export function parseBody(text: string, options: ParseOptions = {}): ParsedBody {
   const maxErrors = options.maxErrors ?? 20;
+  const now = options.nowMs ?? Date.now();
+  const window = { nowMs: now, oldestMs: options.retentionDays ? now - options.retentionDays * 86_400_000 : 0, retentionDays: options.retentionDays ?? 0 };
   const out: ParsedBody = { records: [], rejected: 0, errors: [], validationProbe: false };
   const reject = (line: number, err: unknown) => {
     out.rejected++;
@@ -101,7 +108,7 @@ export function parseBody(text: string, options: ParseOptions = {}): ParsedBody 
         // Logstash's json_batch sends its events, each possibly wrapping a raw line in `message`
         const inner = wrappedLine(item);
         const record = inner === undefined ? fromJsonValue(item) : readText(inner, 1);
-        if (record) out.records.push(record);
+        if (record) out.records.push(checkRecordRanges(record, window));
       } catch (err) {
         reject(i + 1, err);
       }
@@ -117,7 +124,7 @@ export function parseBody(text: string, options: ParseOptions = {}): ParsedBody 
     if (line.charCodeAt(0) <= 32 && line.trim() === '') continue;
     try {
       const record = readText(line, 0);
-      if (record) out.records.push(record);
+      if (record) out.records.push(checkRecordRanges(record, window));
     } catch (err) {
       reject(i + 1, err);
     }

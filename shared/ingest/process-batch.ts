@@ -1,9 +1,19 @@
 import { buffer } from 'node:stream/consumers';
 import type { Services } from '../services.js';
 import { ROW_COLUMNS } from './row-tsv.js';
-import { claimGroup, dueBatches, findBatch, groupBatches, markGroupDone, markGroupFailed } from './spool-repository.js';
+import { claimGroup, dueBatches, findBatch, groupBatches, markGroupDead, markGroupDone, markGroupFailed, splitGroup } from './spool-repository.js';
 
-export type ProcessDeps = Pick<Services, 'db' | 'blobs' | 'analytics' | 'logger'>;
+export type ProcessDeps = Pick<Services, 'db' | 'blobs' | 'analytics' | 'logger' | 'metrics'>;
+
+/** Spooled rows gone from the blob store: no retry brings them back. */
+class SpooledRowsMissing extends Error {}
+
+/**
+ * ClickHouse refusing the rows themselves (a value it cannot parse or store), as opposed to a
+ * connection or server fault: retrying the same bytes fails the same way.
+ */
+const DATA_ERROR = /CANNOT_PARSE|Cannot parse|Cannot read|INCORRECT_DATA|VALUE_IS_OUT_OF_RANGE|TOO_LARGE_STRING_SIZE|Code: (6|26|27|38|41|69|70|72|117|131|321)\./;
+const isDataError = (err: unknown) => err instanceof SpooledRowsMissing || (err instanceof Error && DATA_ERROR.test(err.message));
 
 /** Seconds before retry number `attempt` (1-based): 2, 4, 8 … capped at 60. */
 export const retryDelaySeconds = (attempt: number) => Math.min(60, 2 ** Math.min(attempt, 6));
@@ -42,12 +52,13 @@ export async function insertGroup(deps: ProcessDeps, groupId: string): Promise<n
     const parts: Buffer[] = [];
     for (const b of batches) {
       const blob = await deps.blobs.get(b.blobKey);
-      if (!blob) throw new Error(`spooled rows missing at ${b.blobKey}`);
+      if (!blob) throw new SpooledRowsMissing(`spooled rows missing at ${b.blobKey}`);
       parts.push(await buffer(blob.body));
     }
     await deps.analytics.insertJsonEachRow('cdn_logs', Buffer.concat(parts), { dedupToken: `group-${groupId}`, format: 'TabSeparated', columns: ROW_COLUMNS });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
+    if (isDataError(err)) return isolate(deps, groupId, batches.length, message);
     const attempts = Math.max(...batches.map((b) => b.attempts)) + 1;
     deps.logger.warn({ err, groupId, batches: batches.length, attempts }, 'log-ingest: insert failed; will retry');
     await markGroupFailed(deps.db, groupId, message, retryDelaySeconds(attempts));
@@ -58,6 +69,24 @@ export async function insertGroup(deps: ProcessDeps, groupId: string): Promise<n
     await deps.blobs.delete(b.blobKey).catch((err: unknown) => deps.logger.warn({ err, batchId: b.id }, 'log-ingest: spool cleanup failed'));
   }
   return batches.length;
+}
+
+/**
+ * A group whose rows ClickHouse refuses: split into one group per batch and each inserted alone,
+ * so one poison batch never holds the others back; a batch refused alone is dead-lettered
+ * (counted in folio_ingest_dead_letters_total, listed by GET /management/v1/ingest/dead-letters).
+ */
+async function isolate(deps: ProcessDeps, groupId: string, size: number, message: string): Promise<number> {
+  if (size > 1) {
+    deps.logger.warn({ groupId, batches: size, error: message.slice(0, 300) }, 'log-ingest: rows refused; inserting the group batch by batch');
+    let done = 0;
+    for (const single of await splitGroup(deps.db, groupId)) done += (await insertGroup(deps, single)) ?? 0;
+    return done;
+  }
+  deps.logger.error({ groupId, error: message.slice(0, 300) }, 'log-ingest: batch refused by ClickHouse; dead-lettered');
+  await markGroupDead(deps.db, groupId, message);
+  deps.metrics.ingestDeadLetters.inc();
+  return 0;
 }
 
 /**

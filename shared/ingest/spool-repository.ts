@@ -140,6 +140,59 @@ export async function markGroupFailed(db: Queryable, groupId: string, error: str
   );
 }
 
+/**
+ * Gives every pending batch of a group a group of its own (`<group>-<batch id>`), so each is
+ * inserted, and fails, alone. ClickHouse inserted nothing of the failed group (an insert of
+ * this size is one block, atomic), so no row goes in twice.
+ */
+export async function splitGroup(db: Queryable, groupId: string): Promise<string[]> {
+  const { rows } = await db.query<{ group_id: string }>(
+    `UPDATE ingest_batches SET group_id = group_id || '-' || id WHERE group_id = $1 AND state = 'pending' RETURNING group_id`,
+    [groupId],
+  );
+  return rows.map((r) => r.group_id).sort();
+}
+
+/** A group (of one batch) ClickHouse refuses as data: kept with its error, never retried. */
+export async function markGroupDead(db: Queryable, groupId: string, error: string): Promise<void> {
+  await db.query(
+    `UPDATE ingest_batches SET state = 'dead', attempts = attempts + 1, last_error = $2, done_at = now() WHERE group_id = $1 AND state = 'pending'`,
+    [groupId, error.slice(0, 500)],
+  );
+}
+
+export interface DeadLetter {
+  id: string;
+  distributionId: string;
+  accepted: number;
+  error: string;
+  createdAt: string;
+  failedAt: string;
+}
+
+/** An organization's dead-lettered batches, newest first. */
+export async function listDeadLetters(db: Queryable, orgId: string, page: { offset: number; limit: number }): Promise<{ items: DeadLetter[]; total: number }> {
+  const [items, total] = await Promise.all([
+    db.query<{ id: string; distribution_id: string; accepted: number; last_error: string | null; created_at: Date; done_at: Date | null }>(
+      `SELECT id, distribution_id, accepted, last_error, created_at, done_at FROM ingest_batches
+       WHERE org_id = $1 AND state = 'dead' ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
+      [orgId, page.limit, page.offset],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_batches WHERE org_id = $1 AND state = 'dead'`, [orgId]),
+  ]);
+  return {
+    items: items.rows.map((r) => ({
+      id: r.id,
+      distributionId: r.distribution_id,
+      accepted: r.accepted,
+      error: r.last_error ?? '',
+      createdAt: new Date(r.created_at).toISOString(),
+      failedAt: new Date(r.done_at ?? r.created_at).toISOString(),
+    })),
+    total: total.rows[0].n,
+  };
+}
+
 export async function countPendingBatches(db: Queryable, orgId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ingest_batches WHERE org_id = $1 AND state = 'pending'`,

@@ -9,7 +9,7 @@ import { createAnalyticsStore } from '../../shared/analytics/index.js';
 const store = await createAnalyticsStore({
   clickhouseUrl: undefined,
   clickhouseDatabase: 'folio',
-  clickhouseRawTtlDays: 36500,
+  clickhouseRawTtlDays: 395, // as the workers set it: a different value would make the migration runner alter the table
   dataDir: process.env.CHAOS_DATA_DIR!,
 });
 const rows = await store.query<{ fault: string; counted: number; distinct: number }>(

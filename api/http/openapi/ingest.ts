@@ -1,7 +1,19 @@
-import { ok200, pathParam, pick, ref, type OpenApiFragment } from './common.js';
+import { ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from './common.js';
 
 /** OpenAPI fragment for CDN log ingestion (DESIGN §6). */
 const schemas = {
+  DeadLetter: {
+    type: 'object',
+    required: ['id', 'distributionId', 'accepted', 'error', 'createdAt', 'failedAt'],
+    properties: {
+      id: { type: 'string', description: 'The batch id the push answered with (batchId).' },
+      distributionId: { type: 'string' },
+      accepted: { type: 'integer', description: 'Lines of the batch, none of them counted.' },
+      error: { type: 'string', description: "ClickHouse's reason (first 500 characters)." },
+      createdAt: { type: 'string', format: 'date-time', description: 'When the batch was accepted.' },
+      failedAt: { type: 'string', format: 'date-time', description: 'When it was dead-lettered.' },
+    },
+  },
   IngestResult: {
     type: 'object',
     required: ['batchId', 'accepted', 'rejected', 'duplicate', 'errors'],
@@ -70,6 +82,20 @@ export const ingest: OpenApiFragment = {
         security: [],
         parameters: [pathParam('distributionId')],
         responses: { 200: { description: 'OK' } },
+      },
+    },
+    '/management/v1/ingest/dead-letters': {
+      get: {
+        'x-scope': 'manage',
+        security: [{ bearerAuth: ['manage'] }],
+        tags: ['Ingest'],
+        summary: 'Accepted log batches ClickHouse refused',
+        description:
+          'Every field of a line is checked against its column when the line is accepted, so this list stays empty unless ' +
+          'ClickHouse refuses rows for a reason the check cannot know. A refused group of batches is split and each batch ' +
+          'inserted alone; a batch refused alone is kept here with the reason, never retried, and holds no other batch back.',
+        parameters: pagingParameters,
+        responses: { 200: ok200({ type: 'array', items: ref('DeadLetter') }, true), ...pick(400, 401, 403, 429) },
       },
     },
     '/.well-known/fastly/logging/challenge': {

@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toPath, toStatus, toTimestampMs } from '../fields.js';
+import { isRealDate, toCount, toPath, toStatus, toTimestampMs } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
 
 /**
@@ -23,7 +23,9 @@ function clfTime(text: string): number {
   const month = m ? MONTHS[m[2]] : undefined;
   if (!m || !month) throw new RecordError('time: not a [dd/Mon/yyyy:hh:mm:ss +zzzz] timestamp');
   const frac = m[7] ? `.${m[7].slice(0, 3)}` : '';
-  return Date.parse(`${m[3]}-${month}-${m[1]}T${m[4]}:${m[5]}:${m[6]}${frac}${m[8]}${m[9]}:${m[10]}`);
+  const iso = `${m[3]}-${month}-${m[1]}T${m[4]}:${m[5]}:${m[6]}${frac}${m[8]}${m[9]}:${m[10]}`;
+  if (!isRealDate(iso)) throw new RecordError('time: not a real date');
+  return Date.parse(iso);
 }
 
 const unescape = (s: string | undefined) => (s === undefined || s === '-' ? '' : s.replace(/\\(.)/g, '$1'));
