@@ -6,6 +6,9 @@ import type { BusMessages, BusTopic, EventBus } from './index.js';
 export async function createRedisBus(options: { url: string; channelPrefix: string }): Promise<EventBus> {
   const pub = new Redis(options.url, { maxRetriesPerRequest: 2, lazyConnect: true });
   const sub = new Redis(options.url, { maxRetriesPerRequest: null, lazyConnect: true });
+  // Both reconnect on their own (the subscription is restored); a publish while Redis is away
+  // rejects to its caller. Without a listener ioredis prints every failed attempt to stderr.
+  for (const connection of [pub, sub]) connection.on('error', () => {});
   await Promise.all([pub.connect(), sub.connect()]);
   const local = createLocalBus();
   const prefix = options.channelPrefix;

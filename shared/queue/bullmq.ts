@@ -14,7 +14,7 @@ import {
   failureError,
 } from './errors.js';
 import type { JobName, JobQueue, QueueCounts, QueueDeps } from './index.js';
-import { DEFAULT_CLOSE_TIMEOUT_MS, jobPolicy, maxWaitingFor, settlesWithin, withTimeout } from './policy.js';
+import { CLOSE_STEP_TIMEOUT_MS, DEFAULT_CLOSE_TIMEOUT_MS, jobPolicy, maxWaitingFor, settlesWithin, withTimeout } from './policy.js';
 import { createThreadPool, type ThreadPool } from './thread-pool.js';
 
 export interface BullmqQueueOptions extends QueueDeps {
@@ -260,7 +260,8 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
       await settlesWithin(Promise.all(workers.map((w) => w.pause(true))), 2000);
       const finished = await settlesWithin(Promise.all([...executions]), opts.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
       if (!finished) logger.warn({ active: executions.size }, 'queue closed with jobs still running');
-      // Every step runs even when an earlier one fails (Redis gone mid-shutdown).
+      // Every step runs even when an earlier one fails or hangs (Redis gone or still reconnecting
+      // mid-shutdown: a worker's close waits for its blocking connection to come back).
       const steps = [
         () => Promise.all(workers.map((w) => w.close(!finished))),
         // After the workers: a job they just finished is reported, the rest are let go.
@@ -269,7 +270,10 @@ export function createBullmqQueue(options: BullmqQueueOptions): JobQueue {
         () => Promise.all([...queues.values()].map((q) => q.close())),
         () => Promise.all(pools.map((p) => p.close())),
       ];
-      for (const step of steps) await step().catch((err: unknown) => logger.warn({ err }, 'error while closing the queue'));
+      for (const step of steps) {
+        const settled = await settlesWithin(step().catch((err: unknown) => logger.warn({ err }, 'error while closing the queue')), CLOSE_STEP_TIMEOUT_MS);
+        if (!settled) logger.warn({ timeoutMs: CLOSE_STEP_TIMEOUT_MS }, 'queue close step timed out; disconnecting');
+      }
       // quit() on a connection that is not up would wait for it; disconnect() does not.
       await Promise.all(connections.map((c) => (c.status === 'ready' ? c.quit().catch(() => c.disconnect()) : c.disconnect())));
     },

@@ -3,6 +3,8 @@ import type { EnqueueOptions, JobName, QueueDeps } from './index.js';
 /** Defaults and limits shared by both queues, so they retry and refuse alike. */
 export const DEFAULT_MAX_WAITING = 10_000;
 export const DEFAULT_CLOSE_TIMEOUT_MS = 25_000;
+/** How long one step of closing the Redis queue may wait on Redis before the connections are dropped. */
+export const CLOSE_STEP_TIMEOUT_MS = 2_000;
 
 export interface JobPolicy {
   attempts: number;

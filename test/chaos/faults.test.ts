@@ -11,7 +11,7 @@ import { freePort } from '../support/free-port.js';
 import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
 import { folioProcess, type FolioProcess } from './folio-processes.js';
 import { emptyTally, graphqlRequest, ingestRequest, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
-import { createPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
+import { createPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 import { createRedisProcess, type RedisProcess } from '../support/redis-process.js';
 
 /**

@@ -32,7 +32,7 @@ export function createRedisProcess(port: number): RedisProcess {
       }
     },
     async stop() {
-      if (!child || child.exitCode !== null) return;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGKILL');
       await exited;

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * A Postgres cluster of the chaos suite's own, on its own port and data folder, so the suite can
- * stop and start it without touching the machine's Postgres. Debian's server binaries; run as the
- * `postgres` user when the suite runs as root (Postgres refuses to run as root).
+ * A Postgres cluster of a test's own, on its own port and data folder, so the test can stop and
+ * start it without touching the machine's Postgres. Debian's server binaries; run as the
+ * `postgres` user when the test runs as root (Postgres refuses to run as root).
  */
 export interface PostgresCluster {
   url: string;
