@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.js';
+import { notFound } from '../errors/index.js';
 import type { DrmSpec, OutputGroupRecord, OutputGroupSpec, OutputSpec } from './types.js';
 
 /** The only module that runs SQL on `output_groups`; every statement is scoped by org and project. */
@@ -62,13 +63,19 @@ export async function insertOutputGroup(
   scope: { orgId: string; projectId: string },
   spec: OutputGroupSpec,
 ): Promise<OutputGroupRecord> {
+  // The id is the project's next (see migration 0080): one statement, so a failed insert
+  // rolls the counter back with it.
   const { rows } = await db.query<OutputGroupRow>(
-    `INSERT INTO output_groups (org_id, project_id, name, custom_name, description, type, segment_control,
+    `WITH next AS (
+       UPDATE projects SET last_output_group_id = last_output_group_id + 1
+        WHERE org_id = $1 AND id = $2 RETURNING last_output_group_id AS id)
+     INSERT INTO output_groups (org_id, project_id, id, name, custom_name, description, type, segment_control,
        segment_length, min_segment_length, categories, has_drm, drm, outputs)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::int[], $11, $12::text::jsonb, $13::text::jsonb)
+     SELECT $1, $2, next.id, $3, $4, $5, $6, $7, $8, $9, $10::int[], $11, $12::text::jsonb, $13::text::jsonb FROM next
      RETURNING ${COLUMNS}`,
     [scope.orgId, scope.projectId, ...specParams(spec)],
   );
+  if (rows.length === 0) throw notFound('Project');
   return toRecord(rows[0]);
 }
 

@@ -425,7 +425,10 @@ describe('paths and ids', () => {
   });
 
   it('keeps a group to its own project', async () => {
-    expectFailure(await app.json(`${readBase(pagedProject)}/${id}`, { token: videoA }), 404);
+    // ids are numbered per project: a project without groups has none of them
+    const empty = await createProject(orgA, 'No groups');
+    expectFailure(await app.json(`${readBase(empty)}/${id}`, { token: videoA }), 404);
+    expect((await app.json(`${readBase(pagedProject)}/${id}`, { token: videoA })).body.result?.[0]?.customName).not.toBe(plainBody.customName);
   });
 });
 
@@ -443,12 +446,33 @@ describe('tenancy', () => {
     expectFailure(await app.json(manageBase(projectA), { token: orgB.manageToken, body: plainBody }), 404);
     expectFailure(await app.json(`${manageBase(projectA)}/${idA}`, { method: 'PUT', token: orgB.manageToken, body: plainBody }), 404);
     expectFailure(await app.json(`${manageBase(projectA)}/${idA}`, { method: 'DELETE', token: orgB.manageToken }), 404);
-    // Org A's own project with org B's group id.
-    expectFailure(await app.json(`${readBase(projectA)}/${idB}`, { token: videoA }), 404);
-    expectFailure(await app.json(`${manageBase(projectA)}/${idB}`, { method: 'DELETE', token: orgA.manageToken }), 404);
+    // Org A's token with org B's project and group.
+    expectFailure(await app.json(`${readBase(projectB)}/${idB}`, { token: videoA }), 404);
+    expectFailure(await app.json(`${manageBase(projectB)}/${idB}`, { method: 'DELETE', token: orgA.manageToken }), 404);
     // Both groups survive the attempts.
     expect((await app.json(`${readBase(projectA)}/${idA}`, { token: videoA })).status).toBe(200);
     expect((await app.json(`${readBase(projectB)}/${idB}`, { token: videoB })).status).toBe(200);
+  });
+});
+
+describe('ids', () => {
+  it('are numbered per project, so one tenant cannot count what others create', async () => {
+    const [mine, theirs] = await Promise.all([createProject(orgA, 'Numbering A'), createProject(orgB, 'Numbering B')]);
+    const ids: Record<string, string[]> = { mine: [], theirs: [] };
+    for (let i = 0; i < 3; i++) {
+      ids.mine.push(await createGroup(orgA, mine, plainBody));
+      ids.theirs.push(await createGroup(orgB, theirs, plainBody));
+    }
+    // a global sequence gave 1, 3, 5 and 2, 4, 6
+    expect(ids).toEqual({ mine: ['1', '2', '3'], theirs: ['1', '2', '3'] });
+  });
+
+  it('concurrent creates in one project get distinct ids, and a deleted id is not handed out again', async () => {
+    const project = await createProject(orgA, 'Numbering concurrent');
+    const ids = await Promise.all(Array.from({ length: 8 }, () => createGroup(orgA, project, plainBody)));
+    expect(ids.map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await app.json(`${manageBase(project)}/8`, { method: 'DELETE', token: orgA.manageToken })).status).toBe(200);
+    expect(await createGroup(orgA, project, plainBody)).toBe('9');
   });
 });
 
