@@ -40,6 +40,9 @@ const envSchema = z.object({
   PLATFORM_ADMIN_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters',
   }),
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 32, {
+    message: 'must be at least 32 characters',
+  }),
   SIGNING_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
     message: 'must be at least 32 characters',
   }),
@@ -60,6 +63,8 @@ const envSchema = z.object({
   RATE_LIMIT_PER_SECOND: intFrom(50, 1, 1_000_000),
   RATE_LIMIT_BURST: intFrom(200, 1, 10_000_000),
   RATE_LIMIT_FAIL_OPEN_MS: intFrom(60_000, 0, 86_400_000),
+  AUTH_FAILURES_BURST: intFrom(30, 1, 10_000_000),
+  AUTH_FAILURES_PER_MINUTE: intFrom(30, 1, 60_000_000),
   BODY_LIMIT_BYTES: intFrom(1_048_576, 1024),
   INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
@@ -88,6 +93,8 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: string;
   platformAdminToken?: string;
+  /** Bearer token that `/metrics` asks for; unset, the endpoint is closed (403). */
+  metricsToken?: string;
   /** HMAC secret for image URLs and continuation tokens; generated into DATA_DIR when unset. */
   signingSecret?: string;
   databaseUrl?: string;
@@ -99,6 +106,8 @@ export interface Config {
   clickhouseRawTtlDays: number;
   /** `failOpenMs`: how long decisions fall back to this process's memory while Redis does not answer. */
   rateLimit: { perSecond: number; burst: number; failOpenMs: number };
+  /** Failed authentications per client address (a token bucket) before 429. */
+  authFailures: { perSecond: number; burst: number };
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -129,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL ?? 'info',
     platformAdminToken: e.PLATFORM_ADMIN_TOKEN,
+    metricsToken: e.METRICS_TOKEN,
     signingSecret: e.SIGNING_SECRET,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
@@ -148,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickhouseDatabase: e.CLICKHOUSE_DATABASE ?? 'folio',
     clickhouseRawTtlDays: e.CLICKHOUSE_RAW_TTL_DAYS,
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, failOpenMs: e.RATE_LIMIT_FAIL_OPEN_MS },
+    authFailures: { burst: e.AUTH_FAILURES_BURST, perSecond: e.AUTH_FAILURES_PER_MINUTE / 60 },
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,

@@ -78,7 +78,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     analytics,
     bus,
     rateLimiter,
-    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs }),
+    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures }),
     metrics,
     secrets,
     adminToken: admin.token,

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { jsonShapeProblem } from '../../shared/json-depth.js';
+import { clientAddressOf } from '../../shared/tenancy/authenticate.js';
 import type { Services } from '../../shared/services.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { MaskError } from './use-error-codes.js';
+import { VARIABLE_LIMITS } from './use-limits.js';
 
 type MediaType = 'application/json' | 'application/graphql-response+json';
 
@@ -42,6 +45,8 @@ function plainParams(body: unknown): Params | null {
   const { query, variables, operationName } = body;
   if (typeof query !== 'string') return null;
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
+  // yoga's limits refuse them (and say why)
+  if (variables && jsonShapeProblem(variables, VARIABLE_LIMITS)) return null;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
   return { query, variables: variables as Params['variables'], operationName: operationName as Params['operationName'] };
 }
@@ -105,13 +110,14 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (!params) return handOver(req, res, body);
     let tenant: ResolvedTenant;
     try {
-      tenant = await resolveTenant(deps, req.headers.authorization, requestId);
-    } catch {
-      // refused or failed: yoga resolves it again and answers (or masks) it
-      return handOver(req, res, body);
+      tenant = await resolveTenant(deps, req.headers.authorization, requestId, clientAddressOf(req.headers['x-forwarded-for'], req.socket.remoteAddress));
+    } catch (err) {
+      // refused or failed: yoga answers (or masks) it, without a second attempt that would count
+      // a second failed authentication
+      return handOver(req, res, body, { tenantError: err });
     }
     const max = tenant.state.org.limits.maxDocumentBytes;
-    if (max && Buffer.byteLength(params.query) > max) return handOver(req, res, body, tenant);
+    if (max && Buffer.byteLength(params.query) > max) return handOver(req, res, body, { tenant });
 
     // The key under which the plugins find this request's tenant (yoga's Request otherwise).
     const key = {};
@@ -121,13 +127,13 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     try {
       document = enveloped.parse(params.query);
     } catch {
-      return handOver(req, res, body, tenant);
+      return handOver(req, res, body, { tenant });
     }
     if (!isKnownValid(enveloped.schema, document)) {
-      if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, body, tenant);
+      if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, body, { tenant });
       rememberValid(enveloped.schema, document);
     }
-    if (getOperationAST(document, params.operationName)?.operation !== 'query') return handOver(req, res, body, tenant);
+    if (getOperationAST(document, params.operationName)?.operation !== 'query') return handOver(req, res, body, { tenant });
 
     let result: ExecutionResult;
     try {
@@ -151,7 +157,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
   }
 
   /** Lets yoga answer the request from its already-read body. */
-  async function handOver(req: IncomingMessage, res: ServerResponse, body: Buffer, tenant?: ResolvedTenant): Promise<void> {
+  async function handOver(req: IncomingMessage, res: ServerResponse, body: Buffer, resolved: { tenant?: ResolvedTenant; tenantError?: unknown } = {}): Promise<void> {
     stats.handedOver++;
     const headers = new yoga.fetchAPI.Headers();
     for (const [k, v] of Object.entries(req.headers)) {
@@ -159,7 +165,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
       for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
     }
     const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: 'POST', headers, body: body.toString('utf8') });
-    await send(res, await yoga.fetch(request, { req, res, ...(tenant ? { tenant } : {}) }));
+    await send(res, await yoga.fetch(request, { req, res, ...resolved }));
   }
 }
 

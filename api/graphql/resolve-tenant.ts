@@ -22,22 +22,28 @@ function scopeOf(scopes: string[]): DeliveryScope | null {
 const authError = (code: 'UNAUTHENTICATED' | 'FORBIDDEN', message: string, headers: Record<string, string> = {}) =>
   new GraphQLError(message, { extensions: { code, http: { status: code === 'UNAUTHENTICATED' ? 401 : 403, headers } } });
 
+const rateLimitedError = (message: string, retryAfter: number, headers: Record<string, string> = {}) =>
+  new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfter, http: { status: 429, headers: { ...headers, 'Retry-After': String(retryAfter) } } } });
+
 /**
- * Resolves the bearer token to its org and scope (the skeleton's `authenticateBearer`), takes
- * one unit of the token's rate limit and selects the org's cached schema. Refusals are
- * GraphQLErrors carrying their HTTP status; anything else (the database gone) is thrown as is.
+ * Resolves the bearer token to its org and scope (`authenticateBearer`, which also limits failed
+ * attempts per client address), takes one unit of the token's rate limit and selects the org's
+ * cached schema. Refusals are GraphQLErrors carrying their HTTP status; anything else (the
+ * database gone) is thrown as is.
  */
 export async function resolveTenant(
   deps: { services: Services; cache: SchemaCache },
   authorization: string | undefined,
   requestId: string,
+  client?: string,
 ): Promise<ResolvedTenant> {
   const { services, cache } = deps;
   let identity;
   try {
-    identity = await authenticateBearer(services, authorization);
+    identity = await authenticateBearer(services, authorization, client);
   } catch (err) {
     if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
+    if (isAppError(err) && err.code === 'RATE_LIMITED') throw rateLimitedError(err.message, err.retryAfter ?? 1);
     throw err;
   }
   const scope = scopeOf(identity.scopes);
@@ -45,11 +51,7 @@ export async function resolveTenant(
   // The per-token rate limit of every API (DESIGN §2): 429 RATE_LIMITED with Retry-After.
   const rate = await services.rateLimiter.consume(identity.tokenId);
   const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
-  if (!rate.allowed) {
-    throw new GraphQLError('Rate limit exceeded; retry later.', {
-      extensions: { code: 'RATE_LIMITED', retryAfter: rate.retryAfterSeconds, http: { status: 429, headers: { ...rateHeaders, 'Retry-After': String(rate.retryAfterSeconds) } } },
-    });
-  }
+  if (!rate.allowed) throw rateLimitedError('Rate limit exceeded; retry later.', rate.retryAfterSeconds, rateHeaders);
   const org = await cache.get(identity.orgId);
   if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
   return { state: { identity, scope, org, requestId }, rateHeaders };

@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { asDependencyOutage } from '../../shared/errors/dependency-outage.js';
-import { isAppError, type AppError, type ErrorCode } from '../../shared/errors/index.js';
+import type { AppError, ErrorCode } from '../../shared/errors/index.js';
+import { knownError } from '../../shared/errors/known-error.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestStates } from './request-state.js';
 
@@ -18,6 +18,21 @@ const GRAPHQL_CODE: Partial<Record<ErrorCode, string>> = {
 
 const withCode = (err: GraphQLError, code: string) =>
   err.extensions?.code ? err : new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions: { ...err.extensions, code } });
+
+/**
+ * yoga copies the JSON parser's SyntaxError (which quotes the body) into
+ * `extensions.originalError` of its "invalid JSON" error: an implementation detail for no client.
+ * (yoga also keys its status on that field: without it, `http.spec` would turn an application/json
+ * answer into 200, so the status is kept as plain `http.status`.)
+ */
+function withoutOriginalError(err: GraphQLError): GraphQLError {
+  if (!err.extensions || !('originalError' in err.extensions)) return err;
+  type Http = { status?: number; headers?: Record<string, string> };
+  const { originalError: _dropped, http, ...rest } = err.extensions as { originalError?: unknown; http?: Http };
+  const extensions: Record<string, unknown> = rest;
+  if (http?.status) extensions.http = { status: http.status, headers: http.headers };
+  return new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: err.originalError, extensions });
+}
 
 /** Parse errors → GRAPHQL_PARSE_FAILED; validation errors without a code → GRAPHQL_VALIDATION_FAILED. */
 export function useErrorCodes(): Plugin {
@@ -59,12 +74,12 @@ export function createMaskError(logger: Logger): MaskError {
   return (error, requestId) => {
     const gql = error instanceof GraphQLError ? error : null;
     const original = gql?.originalError ?? (gql ? null : error);
-    const app = isAppError(original) ? original : asDependencyOutage(original);
+    const app = knownError(original);
     if (app) {
       const mapped = fromAppError(gql ?? new GraphQLError(app.message), app);
       if (mapped) return mapped;
     }
-    if (gql && (!original || original instanceof GraphQLError)) return withCode(gql, 'BAD_USER_INPUT');
+    if (gql && (!original || original instanceof GraphQLError)) return withCode(withoutOriginalError(gql), 'BAD_USER_INPUT');
     logger.error({ err: original ?? error, requestId }, 'graphql: unexpected error');
     return new GraphQLError('Unexpected error.', { nodes: gql?.nodes, path: gql?.path, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } });
   };

@@ -1,9 +1,14 @@
 import { GraphQLError, Lexer, Source, TokenKind, type DocumentNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
+import { FILTER_LIMITS } from '../../shared/delivery/filters/filter-limits.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH } from '../../shared/json-depth.js';
 import { expandedFieldCount } from './expanded-size.js';
 import { LIMIT_CODES } from './limit-rules.js';
 import type { RequestStates } from './request-state.js';
+
+/** Every list argument of the schema is a filter's: the filter limit on list items holds for variables too. */
+export const VARIABLE_LIMITS = { maxDepth: MAX_JSON_DEPTH, maxListItems: FILTER_LIMITS.maxListItems };
 
 const limitError = (code: string, message: string) => new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
 
@@ -24,7 +29,7 @@ function countTokens(source: string): number {
 
 /**
  * The org's document limits, all before any database work: document size (bytes of the query
- * text), tokens, fields with fragment spreads expanded, then depth, aliases and directives as
+ * text), the nesting of the variables, tokens, fields with fragment spreads expanded, then depth, aliases and directives as
  * validation rules (graphql-armor), built once per org schema.
  *
  * Tokens are counted before parsing, not by a counting parser: yoga caches parsed documents
@@ -43,6 +48,10 @@ export function useLimits(states: RequestStates): Plugin {
       if (max && typeof params.query === 'string' && Buffer.byteLength(params.query) > max) {
         throw limitError(LIMIT_CODES.document, `The query document exceeds ${max} bytes.`);
       }
+      // Input coercion walks variables recursively (a deep value would overflow the stack there)
+      // and item by item: refused here, before coercion, rather than after it by the filter limits.
+      const problem = params.variables ? jsonShapeProblem(params.variables, VARIABLE_LIMITS) : null;
+      if (problem) throw limitError('BAD_USER_INPUT', `Variables: ${problem}.`);
     },
     onParse({ context, params }) {
       const state = context?.request ? states.get(context.request) : undefined;

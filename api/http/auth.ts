@@ -6,7 +6,7 @@ import { AppError, forbidden, invalidToken, unauthenticated, rateLimited } from 
 import type { Services } from '../../shared/services.js';
 import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
-import { bearerTokenOf } from '../../shared/tenancy/authenticate.js';
+import { bearerTokenOf, clientAddressOf } from '../../shared/tenancy/authenticate.js';
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -19,7 +19,7 @@ export function createAuthenticator(services: Services) {
       // passport-http-bearer also reads `access_token` from the query string and the body; only
       // the (normalized) header may carry a token, whatever else the request holds.
       if (req.headers.authorization !== `Bearer ${token}`) return done(invalidToken('Send the token in the Authorization header as "Bearer <token>".'));
-      services.auth.verify(token).then(
+      services.auth.verify(token, clientAddressOf(req.headers['x-forwarded-for'], req.socket.remoteAddress)).then(
         (identity) => done(null, identity),
         (err: unknown) => done(err),
       );
@@ -58,6 +58,21 @@ export function createAuthenticator(services: Services) {
       if (!services.adminToken || !sameSecret(token, services.adminToken)) return next(invalidToken('The platform admin token is invalid.'));
       next();
     }) as RequestHandler,
+    /**
+     * Prometheus metrics name every route, queue and failure count: operators only, with the
+     * METRICS_TOKEN as a bearer token (Prometheus' `authorization` / `bearer_token_file`).
+     */
+    requireMetricsToken: ((req, _res, next) => {
+      const expected = services.config.metricsToken;
+      if (!expected) return next(forbidden('Metrics are closed: set METRICS_TOKEN and scrape with "Authorization: Bearer <METRICS_TOKEN>".'));
+      let token: string;
+      try {
+        token = bearerTokenOf(req.headers.authorization);
+      } catch (err) {
+        return next(err);
+      }
+      next(sameSecret(token, expected) ? undefined : invalidToken('The metrics token is invalid.'));
+    }) as RequestHandler,
   };
 }
 
@@ -94,6 +109,9 @@ export function requireScope(scope: Scope): RequestHandler {
 
 /** Platform operator routes (`/admin/v1`). */
 export const requireAdmin: RequestHandler = (req, res, next) => authenticatorOf(req).requireAdmin(req, res, next);
+
+/** `/metrics`: the METRICS_TOKEN. */
+export const requireMetricsToken: RequestHandler = (req, res, next) => authenticatorOf(req).requireMetricsToken(req, res, next);
 
 /**
  * Authenticates when an Authorization header is present without answering: sets `req.tenant` or

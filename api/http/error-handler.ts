@@ -1,18 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, badRequest, isAppError, notFound, payloadTooLarge, unsupportedMediaType } from '../../shared/errors/index.js';
-import { asDependencyOutage } from '../../shared/errors/dependency-outage.js';
+import { knownError } from '../../shared/errors/known-error.js';
 import { failure } from '../../shared/envelope.js';
 import type { Logger } from '../../shared/logger.js';
 
-interface BodyParserError {
+interface ExpressError {
   type?: string;
   status?: number;
   limit?: number;
 }
 
-/** Errors raised by express.json / express.raw before a handler runs, in our catalogue. */
-function fromBodyParser(err: BodyParserError): AppError | null {
+/** Errors raised by Express before a handler runs (body parsers, the router), in our catalogue. */
+function fromExpress(err: ExpressError): AppError | null {
+  // The router could not percent-decode a path parameter (`/models/%`).
+  if (err instanceof URIError && err.status === 400) return badRequest('The path is not valid percent-encoding.');
   switch (err.type) {
     case 'entity.too.large':
       return payloadTooLarge(err.limit ?? 0);
@@ -44,7 +46,7 @@ export function writeError(res: ServerResponse, err: unknown, requestId: string,
     res.destroy();
     return;
   }
-  const known = isAppError(err) ? err : (fromBodyParser(err as BodyParserError) ?? asDependencyOutage(err));
+  const known = isAppError(err) ? err : (fromExpress(err as ExpressError) ?? knownError(err));
   if (!known) logger.error({ err, requestId }, 'unhandled error');
   else if (known.status >= 500) logger.warn({ requestId, code: known.code, detail: known.message, err: isAppError(err) ? undefined : err }, 'request failed');
   const headers: Record<string, string> = { ...(known?.headers ?? {}) };

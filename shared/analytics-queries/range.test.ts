@@ -31,9 +31,18 @@ describe('parseAnalyticsQuery', () => {
     [{ from: '2026-11-31T00:00:00Z' }],
     [{ from: '2026-11-01T24:00:00Z' }],
     [{ from: ['2026-11-01', '2026-11-02'] }],
+    // outside what a log timestamp can be (ClickHouse answered 500 for these)
+    [{ from: '1960-01-01T00:00:00Z', to: '1960-01-02T00:00:00Z' }],
+    [{ from: '0000-01-01', to: '0000-01-02' }],
+    [{ from: '1969-12-31T23:59:59Z' }],
+    [{ from: '2106-01-02' }],
   ])('refuses %j', (query) => {
     expect(() => parseAnalyticsQuery(query, now)).toThrow(expect.objectContaining({ status: 400 }));
   });
+});
+
+it('takes a window from the first second of 1970', () => {
+  expect(parseAnalyticsQuery({ from: '1970-01-01', to: '1970-01-02' }, now)).toMatchObject({ fromMs: 0, toMs: 24 * H });
 });
 
 describe('intervalStarts', () => {

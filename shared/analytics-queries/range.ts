@@ -15,6 +15,9 @@ const DAY = 24 * HOUR;
 const INTERVAL_BY_TYPE: Record<string, Interval> = { '1': 'hour', '2': 'day', '3': 'month' };
 /** Upper bound on zero-filled intervals in one answer (ten years of days; hourly for ~14 months). */
 const MAX_INTERVALS = 10_000;
+/** ClickHouse's DateTime (seconds since 1970 in a UInt32, to 2106-02-07) holds every log time: a window outside it is refused. */
+const EARLIEST_MS = 0;
+const LATEST_MS = Date.UTC(2106, 0, 1); // a day's default window after it still fits
 
 type Query = Record<string, unknown>;
 
@@ -41,6 +44,7 @@ function parseTime(value: string, name: string): number {
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10;
   const ms = Date.parse(hasZone || value.length === 10 ? value : `${value}Z`);
   if (!Number.isFinite(ms)) throw badRequest(`${name}: not a valid date-time.`);
+  if (ms < EARLIEST_MS || ms > LATEST_MS) throw badRequest(`${name}: must lie between 1970-01-01 and 2106-01-01 (the range of log timestamps).`);
   return ms;
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.js';
 import type { AssetRow, AuthorRow, LabelRow, ListRow, SectionRow } from './cms-rows.js';
+import { checkFilterLimits } from './filters/filter-limits.js';
 import { tableFilterSql, type TableFilterSpec } from './filters/table-filter.js';
 import { SqlParams } from './sql-params.js';
 
@@ -70,6 +71,7 @@ export async function findCmsByIds<T>(db: Queryable, table: CmsTable, orgId: str
 }
 
 function whereOf(table: CmsTable | 'assets', orgId: string, where: Where, alias: string) {
+  checkFilterLimits(where);
   const params = new SqlParams();
   const conds = [`${alias}.org_id = ${params.add(orgId)}`];
   if (table === 'assets') conds.push(`${alias}.deleted_at IS NULL`);

@@ -1,5 +1,6 @@
 import type { ModelDefinition } from '../content/model-types.js';
 import { entryFilterSql, modelFilterSql } from './filters/entry-filter.js';
+import { checkFilterLimits } from './filters/filter-limits.js';
 import { visibleSql, type DeliveryScope, type FilterEnv } from './filters/filter-env.js';
 import { compileOrder, type OrderKey } from './order-sql.js';
 import { and, SqlParams } from './sql-params.js';
@@ -31,6 +32,7 @@ export interface CompiledQuery {
 
 /** Compiles filter and order first (order errors surface before any SQL runs). */
 export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): CompiledQuery {
+  checkFilterLimits(q.where);
   const keys = compileOrder(q.model, q.order, 'e');
   const env: FilterEnv = { params, org: params.add(q.orgId), scope: q.scope, models: q.models, flags: { wantsDeleted: false } };
   const parts = [`e.org_id = ${env.org}`];

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/index.js';
 import { badRequest } from '../errors/index.js';
 import { entryColumns, type EntryRow } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
+import { checkFilterLimits } from './filters/filter-limits.js';
 import { dateTimeFilterSql, has, type DateTimeFilter } from './filters/scalar-filters.js';
 import { and, or, SqlParams } from './sql-params.js';
 
@@ -44,6 +45,7 @@ export function listEntryOrderSql(order: Maybe<ListEntryOrder>): string {
 }
 
 function compile(q: { orgId: string; scope: DeliveryScope; where?: Maybe<ListEntryFilter> }, listIds: readonly string[]) {
+  checkFilterLimits(q.where);
   const params = new SqlParams();
   const conds = [
     `le.org_id = ${params.add(q.orgId)}`,

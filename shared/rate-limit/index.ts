@@ -17,7 +17,8 @@ export interface RateDecision {
  * when REDIS_URL is set (shared by every instance), in memory otherwise.
  */
 export interface RateLimiter {
-  consume(key: string, cost?: number): Promise<RateDecision>;
+  /** Takes `cost` from the key's bucket; `bucket` replaces the limiter's own size and rate for this key. */
+  consume(key: string, cost?: number, bucket?: BucketOptions): Promise<RateDecision>;
   close(): Promise<void>;
 }
 

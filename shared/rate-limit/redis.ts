@@ -42,16 +42,16 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   const local = createMemoryRateLimiter(options);
   let failingSince: number | undefined;
   return {
-    async consume(key, cost = 1) {
+    async consume(key, cost = 1, bucket: BucketOptions = options) {
       try {
-        const before = Number(await redis.eval(SCRIPT, 1, options.keyPrefix + key, options.burst, options.perSecond, cost));
+        const before = Number(await redis.eval(SCRIPT, 1, options.keyPrefix + key, bucket.burst, bucket.perSecond, cost));
         failingSince = undefined;
-        return decide(before, cost, options);
+        return decide(before, cost, bucket);
       } catch (err) {
         failingSince ??= Date.now();
         if (Date.now() - failingSince > options.failOpenMs) throw err;
         options.onFailOpen?.();
-        return local.consume(key, cost);
+        return local.consume(key, cost, bucket);
       }
     },
     async close() {

@@ -1,14 +1,18 @@
 import { LRUCache } from 'lru-cache';
 import type { EventBus } from '../bus/index.js';
 import type { Db } from '../db/index.js';
-import { invalidToken, unauthenticated } from '../errors/index.js';
+import { invalidToken, isAppError, rateLimited, unauthenticated, type AppError } from '../errors/index.js';
+import type { BucketOptions, RateLimiter } from '../rate-limit/index.js';
 import type { TokenIdentity } from './context.js';
 import { checkTokenFormat, hashToken } from './token-format.js';
 import { findActiveToken } from './tokens.js';
 
 export interface TokenVerifier {
-  /** Resolves a plain token to its identity, or throws a 401 AppError. */
-  verify(token: string): Promise<TokenIdentity>;
+  /**
+   * Resolves a plain token to its identity, or throws a 401 AppError — or a 429 once `client`
+   * (the caller's address) has failed too often.
+   */
+  verify(token: string, client?: string): Promise<TokenIdentity>;
   /** Drops a revoked token from this instance's cache at once (and from others' via the bus). */
   evict(hash: Buffer): void;
 }
@@ -17,22 +21,59 @@ export interface TokenVerifier {
  * Token lookups are cached for at most `ttlMs` (≤ 5 s), so a revocation reaches every instance
  * within that time even if the bus message is lost; the revoking instance evicts at once.
  */
-export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number }): TokenVerifier {
+/**
+ * Failed authentications are counted per client address in `failures` (a token bucket shared by
+ * the instances through the rate limiter's store; by default 30 at once, then 30 a minute). Past
+ * that, the address gets 429 with Retry-After for any token this instance has not verified
+ * already, without a lookup, until the bucket has refilled: guessing tokens, or flooding the
+ * token table with lookups, stops there, while a client that holds a valid token keeps working.
+ */
+export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number; rateLimiter: RateLimiter; failures: BucketOptions }): TokenVerifier {
   const cache = new LRUCache<string, TokenIdentity>({ max: 50_000, ttl: Math.max(1, deps.ttlMs) });
+  /** Addresses whose failure bucket ran dry, and until when (ms) they are refused. */
+  const refusedUntil = new LRUCache<string, number>({ max: 100_000 });
   deps.bus.subscribe('token-revoked', ({ hash }) => cache.delete(hash));
+
+  const tooManyFailures = (until: number) =>
+    rateLimited(Math.max(1, Math.ceil((until - Date.now()) / 1000)), 'Too many failed authentications from this address; retry later.');
+  /** Counts a failure of `client`; the error to answer instead of the 401 once it has failed too often. */
+  const failed = async (client: string): Promise<AppError | null> => {
+    const decision = await deps.rateLimiter.consume(`auth-failures:${client}`, 1, deps.failures).catch(() => null);
+    if (!decision || decision.allowed) return null;
+    const until = Date.now() + decision.retryAfterSeconds * 1000;
+    refusedUntil.set(client, until);
+    return tooManyFailures(until);
+  };
+
+  const lookup = async (token: string): Promise<TokenIdentity> => {
+    const format = checkTokenFormat(token);
+    if (format === 'malformed') throw invalidToken('The access token is malformed.');
+    if (format === 'bad-checksum') throw invalidToken('The access token has a bad checksum (mistyped or truncated).');
+    const hash = hashToken(token);
+    const key = hash.toString('hex');
+    const cached = deps.ttlMs > 0 ? cache.get(key) : undefined;
+    if (cached) return cached;
+    const found = await findActiveToken(deps.db, hash);
+    if (!found) throw invalidToken('The access token is unknown or revoked.');
+    if (deps.ttlMs > 0) cache.set(key, found);
+    return found;
+  };
+
   return {
-    async verify(token) {
-      const format = checkTokenFormat(token);
-      if (format === 'malformed') throw invalidToken('The access token is malformed.');
-      if (format === 'bad-checksum') throw invalidToken('The access token has a bad checksum (mistyped or truncated).');
-      const hash = hashToken(token);
-      const key = hash.toString('hex');
-      const cached = deps.ttlMs > 0 ? cache.get(key) : undefined;
-      if (cached) return cached;
-      const found = await findActiveToken(deps.db, hash);
-      if (!found) throw invalidToken('The access token is unknown or revoked.');
-      if (deps.ttlMs > 0) cache.set(key, found);
-      return found;
+    async verify(token, client) {
+      if (client === undefined) return lookup(token);
+      const until = refusedUntil.get(client);
+      if (until !== undefined && until > Date.now()) {
+        const cached = deps.ttlMs > 0 ? cache.get(hashToken(token).toString('hex')) : undefined;
+        if (cached) return cached;
+        throw tooManyFailures(until);
+      }
+      try {
+        return await lookup(token);
+      } catch (err) {
+        if (isAppError(err) && err.status === 401) throw (await failed(client)) ?? err;
+        throw err;
+      }
     },
     evict(hash) {
       cache.delete(hash.toString('hex'));
@@ -55,7 +96,17 @@ export function bearerTokenOf(authorization: string | undefined): string {
   return m[1];
 }
 
-/** Parses an Authorization header value and verifies the token. */
-export async function authenticateBearer(services: { auth: TokenVerifier }, authorization: string | undefined): Promise<TokenIdentity> {
-  return services.auth.verify(bearerTokenOf(authorization));
+/** Parses an Authorization header value and verifies the token; `client` is the caller's address. */
+export async function authenticateBearer(services: { auth: TokenVerifier }, authorization: string | undefined, client?: string): Promise<TokenIdentity> {
+  return services.auth.verify(bearerTokenOf(authorization), client);
+}
+
+/**
+ * The caller's address as Express's `req.ip` reads it with 'trust proxy' on: the first
+ * X-Forwarded-For entry, else the socket's peer. One reading for REST and GraphQL.
+ */
+export function clientAddressOf(forwardedFor: string | string[] | undefined, peer: string | undefined): string {
+  const header = Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor;
+  const first = header?.split(',')[0]?.trim();
+  return first || peer || 'unknown';
 }

@@ -43,6 +43,10 @@ const tokensA: Record<string, string> = {};
 const tokensB: Record<string, string> = {};
 const withoutScope: Record<string, string> = {};
 
+/** Routes for the platform's operator, behind a token of the deployment rather than an organization's. */
+const OPERATOR_SCOPES = ['admin', 'metrics'];
+const tokenFor = (scope: string) => (scope === 'admin' ? t.adminToken : scope === 'metrics' ? t.metricsToken : tokensA[scope]);
+
 function fill(path: string): string {
   return path
     .replace('{projectId}', aProject)
@@ -99,7 +103,7 @@ describe('every route requires a valid token', () => {
   });
 
   it.each(ops.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: a valid token outside the Authorization header → 401', async (_n, op) => {
-    const token = op.scope === 'admin' ? t.adminToken : tokensA[op.scope];
+    const token = tokenFor(op.scope);
     const sep = fill(op.path).includes('?') ? '&' : '?';
     for (const authorization of [undefined, 'Basic dXNlcjpwYXNz', 'Token abc']) {
       const headers: Record<string, string> = authorization ? { authorization } : {};
@@ -113,22 +117,22 @@ describe('every route requires a valid token', () => {
   });
 
   it.each(ops.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: "bearer" in any case and extra spaces are read as on /graphql', async (_n, op) => {
-    const token = op.scope === 'admin' ? t.adminToken : tokensA[op.scope];
+    const token = tokenFor(op.scope);
     for (const authorization of [`bearer ${token}`, `Bearer  ${token}`, `BEARER\t${token} `]) {
       const res = await t.json(fill(op.path), { method: op.method, headers: { authorization }, body: op.jsonBody ? {} : undefined });
       expect([authorization, res.status === 401]).toEqual([authorization, false]);
     }
   });
 
-  const scoped = ops.filter((o) => o.scope !== 'admin');
+  const scoped = ops.filter((o) => !OPERATOR_SCOPES.includes(o.scope));
   it.each(scoped.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: token without the scope → 403', async (_n, op) => {
     const res = await t.json(fill(op.path), { method: op.method, token: withoutScope[op.scope], body: op.jsonBody ? {} : undefined });
     expect(res.status).toBe(403);
     expect(res.body.success).toBe(false);
   });
 
-  const admin = ops.filter((o) => o.scope === 'admin');
-  it.each(admin.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: an organization token is not the admin token → 401', async (_n, op) => {
+  const operator = ops.filter((o) => OPERATOR_SCOPES.includes(o.scope));
+  it.each(operator.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: an organization token is not the operator token → 401', async (_n, op) => {
     const res = await t.json(fill(op.path), { method: op.method, token: a.manageToken });
     expect(res.status).toBe(401);
   });
@@ -145,7 +149,7 @@ describe('every route requires a valid token', () => {
 
   const withJson = ops.filter((o) => o.jsonBody);
   it.each(withJson.map((o) => [`${o.method} ${o.path}`, o] as const))('%s: invalid JSON → 400, oversized body → 413', async (_n, op) => {
-    const token = op.scope === 'admin' ? t.adminToken : tokensA[op.scope];
+    const token = tokenFor(op.scope);
     const bad = await t.json(fill(op.path), { method: op.method, token, rawBody: '{"name": ', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ success: false, result: null });

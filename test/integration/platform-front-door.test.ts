@@ -129,7 +129,7 @@ describe('front door: GraphQL and in-memory image hits outside Express', () => {
 
   it('times front-door answers under their route templates', async () => {
     const count = async (labels: string) => {
-      const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+      const metrics = await (await app.fetch('/metrics', { token: app.metricsToken })).text();
       const line = metrics.split('\n').find((l) => l.startsWith(`folio_http_request_duration_seconds_count{${labels}}`));
       return line ? Number(line.split(' ').pop()) : 0;
     };

@@ -130,7 +130,7 @@ describe('operations endpoints', () => {
     const names = Object.keys(ready.body.dependencies).join(' ');
     for (const dep of ['database', 'queue', 'blobs', 'analytics']) expect(names).toContain(dep);
     for (const d of Object.values(ready.body.dependencies) as Array<{ state: string }>) expect(d.state).toBe('up');
-    const metrics = await t.fetch('/metrics');
+    const metrics = await t.fetch('/metrics', { token: t.metricsToken });
     const text = await metrics.text();
     expect(text).toContain('folio_http_request_duration_seconds');
     expect(text).toContain('folio_queue_jobs');

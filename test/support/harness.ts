@@ -33,6 +33,8 @@ export interface TestApp {
   services: Services;
   baseUrl: string;
   adminToken: string;
+  /** The METRICS_TOKEN that `/metrics` asks for. */
+  metricsToken: string;
   /** Which adapters run: 'embedded' or 'production' (DATABASE_URL / REDIS_URL / FOLIO_TEST_S3 set). */
   stack: 'embedded' | 'production';
   fetch(pathname: string, options?: FetchOptions): Promise<Response>;
@@ -82,12 +84,14 @@ async function processChdb(config: Config): Promise<AnalyticsStore> {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-test-'));
   const adminToken = 'test-admin-' + randomBase62(40);
+  const metricsToken = 'test-metrics-' + randomBase62(40);
   const namespace = 't' + randomBase62(10);
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PLATFORM_ADMIN_TOKEN: adminToken,
+    METRICS_TOKEN: metricsToken,
     DATABASE_URL: process.env.DATABASE_URL,
     DATABASE_POOL_SIZE: '4',
     REDIS_URL: process.env.REDIS_URL,
@@ -95,6 +99,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     CLICKHOUSE_DATABASE: process.env.CLICKHOUSE_URL ? `folio_${namespace}` : undefined,
     RATE_LIMIT_BURST: '1000000',
     RATE_LIMIT_PER_SECOND: '1000000',
+    // the suites fail authentication on purpose, hundreds of times from one address
+    AUTH_FAILURES_BURST: '1000000',
     SEED_DEMO: 'false',
     ...options.env,
   };
@@ -138,6 +144,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     services,
     baseUrl: url,
     adminToken,
+    metricsToken,
     stack: config.databaseUrl || config.redisUrl || s3 ? 'production' : 'embedded',
     fetch: doFetch,
     json,

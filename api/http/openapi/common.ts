@@ -2,11 +2,11 @@ import type { Scope } from '../../../shared/tenancy/scopes.js';
 
 /**
  * One operation. `x-scope` is required: the token scope the route demands, `admin` for the
- * platform token, or `public` (then also `security: []`). The auth test walks every operation of
+ * platform token, `metrics` for the METRICS_TOKEN, or `public` (then also `security: []`). The auth test walks every operation of
  * the document with it, so a route listed here is tested for 401/403/404 automatically.
  */
 export interface OpenApiOperation {
-  'x-scope': Scope | 'admin' | 'public';
+  'x-scope': Scope | 'admin' | 'metrics' | 'public';
   summary: string;
   [key: string]: unknown;
 }

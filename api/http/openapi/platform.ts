@@ -87,6 +87,14 @@ export const platform: OpenApiFragment = {
     },
     '/healthz': { get: { summary: 'Liveness', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'Alive' } } } },
     '/readyz': { get: { summary: 'Readiness: every dependency with its state', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'Ready' }, 503: { description: 'A dependency is down, or draining' } } } },
-    '/metrics': { get: { summary: 'Prometheus metrics', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'text/plain exposition format' } } } },
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        description: 'Bearer METRICS_TOKEN (the operator sets it); without METRICS_TOKEN the endpoint is closed (403).',
+        tags: ['operations'],
+        'x-scope': 'metrics',
+        responses: { 200: { description: 'text/plain exposition format' }, ...pick(401, 403) },
+      },
+    },
   },
 };

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { requireMetricsToken } from '../auth.js';
 import { JOB_NAMES } from '../../../shared/queue/jobs.js';
 import type { Services } from '../../../shared/services.js';
 
@@ -45,7 +46,7 @@ export function healthRoutes(services: Services): Router {
     res.status(ready ? 200 : 503).json({ status: draining ? 'draining' : ready ? 'ready' : 'unavailable', dependencies });
   });
 
-  r.get('/metrics', async (_req, res) => {
+  r.get('/metrics', requireMetricsToken, async (_req, res) => {
     const counts = await services.queue.counts([...JOB_NAMES]).catch((): Awaited<ReturnType<typeof services.queue.counts>> => ({}));
     for (const [queue, states] of Object.entries(counts)) {
       for (const [state, n] of Object.entries(states)) services.metrics.queueDepth.set({ queue, state }, n);

@@ -19,6 +19,12 @@ import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars
  * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
  * the built-in `cms…` roots. Pure: no I/O.
  */
+/** The specification's rule for the two ways to page, said where clients read it. */
+const CONTINUATION_TOKEN_ARG = {
+  type: GraphQLString,
+  description: 'The `continuationToken` of the previous page. When given, `offset` is ignored (the token says where the page starts); `limit` still applies.',
+};
+
 export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
   const byAlias = new Map(models.map((m) => [m.alias, m]));
   const objects = new Map<string, GraphQLObjectType>();
@@ -70,7 +76,7 @@ export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
         };
         fields[`${m.alias}Collection`] = {
           type: reg.collection(m.alias),
-          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: { type: GraphQLString } },
+          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: CONTINUATION_TOKEN_ARG },
           resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, m, `${m.alias}Collection`, a, info),
         };
       }
@@ -83,7 +89,7 @@ export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
       fields.entryCollection = {
         type: CmsEntryCollection,
         description: 'Entries of every model; select model fields with inline fragments.',
-        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: { type: GraphQLString } },
+        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: CONTINUATION_TOKEN_ARG },
         resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, null, 'entryCollection', a, info),
       };
       return { ...fields, ...cmsRootFields() };

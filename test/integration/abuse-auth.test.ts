@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+
+/**
+ * Surfaces a caller reaches without a valid token: failed authentications are limited per client
+ * address, and the metrics are an operator's.
+ */
+let app: TestApp;
+let org: TestOrg;
+let delivery: string;
+
+beforeAll(async () => {
+  // the product's defaults (the harness raises them for the other suites)
+  app = await startTestApp({ workers: false, env: { AUTH_FAILURES_BURST: '30', AUTH_FAILURES_PER_MINUTE: '30' } });
+  org = await app.createOrg();
+  delivery = await app.createToken(org.manageToken, ['delivery']);
+});
+afterAll(async () => app?.close());
+
+const BURST = 30;
+const from = (address: string) => ({ 'x-forwarded-for': address });
+const unknownToken = (i: number) => `folio_unknown_${i}_${'x'.repeat(40)}`;
+
+describe('failed authentication', () => {
+  it(`is limited per client address: ${BURST} failures, then 429 with Retry-After on REST and GraphQL`, async () => {
+    const address = '198.51.100.7';
+    // the manage token is verified (and cached) before the address runs out
+    expect((await app.json('/management/v1/models', { token: org.manageToken, headers: from(address) })).status).toBe(200);
+    for (let i = 0; i < BURST; i++) {
+      const res = await app.json('/management/v1/models', { token: unknownToken(i), headers: from(address) });
+      expect(res.status).toBe(401);
+    }
+    const refused = await app.json('/management/v1/models', { token: unknownToken(99), headers: from(address) });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.body).toEqual({ success: false, errors: ['Too many failed authentications from this address; retry later.'], messages: [], result: null, resultInfo: null });
+
+    // GraphQL reads the same address and the same bucket
+    const gql = await app.json('/graphql', { token: unknownToken(100), headers: from(address), body: { query: '{ __typename }' } });
+    expect(gql.status).toBe(429);
+    expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(gql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+
+    // a token this instance verified before keeps working from that address; another address is unaffected
+    expect((await app.json('/management/v1/models', { token: org.manageToken, headers: from(address) })).status).toBe(200);
+    expect((await app.json('/management/v1/models', { token: unknownToken(101), headers: from('198.51.100.8') })).status).toBe(401);
+    expect((await app.json('/graphql', { token: delivery, headers: from('198.51.100.8'), body: { query: '{ __typename }' } })).status).toBe(200);
+  });
+
+  it('GraphQL failures count once per request (the fast lane hands its refusal to yoga instead of asking again)', async () => {
+    const address = '198.51.100.9';
+    for (let i = 0; i < BURST; i++) {
+      const res = await app.json('/graphql', { token: unknownToken(i), headers: from(address), body: { query: '{ __typename }' } });
+      expect([i, res.status]).toEqual([i, 401]);
+    }
+    expect((await app.json('/graphql', { token: unknownToken(0), headers: from(address), body: { query: '{ __typename }' } })).status).toBe(429);
+  });
+});
+
+describe('/metrics', () => {
+  it('asks for the METRICS_TOKEN', async () => {
+    expect((await app.fetch('/metrics')).status).toBe(401);
+    expect((await app.fetch('/metrics', { token: org.manageToken })).status).toBe(401);
+    expect((await app.fetch('/metrics', { token: app.adminToken })).status).toBe(401);
+    const res = await app.fetch('/metrics', { token: app.metricsToken });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('folio_http_request_duration_seconds');
+  });
+
+  it('is closed without a METRICS_TOKEN: 403 saying how to open it', async () => {
+    const closed = await startTestApp({ workers: false, env: { METRICS_TOKEN: '' } });
+    try {
+      const res = await closed.json('/metrics', { token: closed.metricsToken });
+      expect(res.status).toBe(403);
+      expect(res.body.errors[0]).toMatch(/set METRICS_TOKEN/);
+    } finally {
+      await closed.close();
+    }
+  });
+});
