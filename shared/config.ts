@@ -65,6 +65,7 @@ const envSchema = z.object({
   RATE_LIMIT_FAIL_OPEN_MS: intFrom(60_000, 0, 86_400_000),
   AUTH_FAILURES_BURST: intFrom(30, 1, 10_000_000),
   AUTH_FAILURES_PER_MINUTE: intFrom(30, 1, 60_000_000),
+  IMAGE_MISS_MEGAPIXELS_PER_MINUTE: intFrom(600, 50, 1_000_000_000),
   BODY_LIMIT_BYTES: intFrom(1_048_576, 1024),
   INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
@@ -108,6 +109,11 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number; failOpenMs: number };
   /** Failed authentications per client address (a token bucket) before 429. */
   authFailures: { perSecond: number; burst: number };
+  /**
+   * Image transforms an organization may start (cache misses), in megapixels of output: a minute's
+   * worth at once, refilled over the minute; each miss costs its output's megapixels (at least 1).
+   */
+  imageMissBudget: { perSecond: number; burst: number };
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -159,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickhouseRawTtlDays: e.CLICKHOUSE_RAW_TTL_DAYS,
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, failOpenMs: e.RATE_LIMIT_FAIL_OPEN_MS },
     authFailures: { burst: e.AUTH_FAILURES_BURST, perSecond: e.AUTH_FAILURES_PER_MINUTE / 60 },
+    imageMissBudget: { burst: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE, perSecond: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE / 60 },
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,

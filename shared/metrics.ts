@@ -8,6 +8,7 @@ export interface Metrics {
   ingestLagSeconds: Gauge<string>;
   rateLimitFailOpen: Counter<string>;
   ingestDeadLetters: Counter<string>;
+  imageMissesRefused: Counter<string>;
 }
 
 /** One registry per process (tests create several apps, so nothing is global). */
@@ -48,6 +49,11 @@ export function createMetrics(): Metrics {
     ingestDeadLetters: new Counter({
       name: 'folio_ingest_dead_letters_total',
       help: 'Spooled log batches ClickHouse refused as data even alone (kept, not retried)',
+      registers: [registry],
+    }),
+    imageMissesRefused: new Counter({
+      name: 'folio_image_misses_refused_total',
+      help: "Image transforms refused (429) because the organization used its minute's budget of megapixels",
       registers: [registry],
     }),
   };

@@ -26,6 +26,15 @@ describe('queryCost', () => {
     expect(cost('query($l: Int) { postCollection(limit: $l) { items { relations { postCollection(limit: 4) { total } } } } }', { l: 7 })).toBe(7 * 5);
   });
 
+  it('charges an image URL with a transformation 1 + its megapixels, times the collections around it', () => {
+    expect(cost('{ cmsAssetCollection(limit: 10) { items { url } } }')).toBe(10);
+    expect(cost('{ cmsAssetCollection(limit: 10) { items { url(transformation: { width: 400, height: 300 }) } } }')).toBe(10 * 2);
+    expect(cost('{ cmsAssetCollection(limit: 10) { items { url(transformation: { preset: "card" }) } } }')).toBe(10 * 2);
+    // 8192 × 8192 = 67 MP: 68 per URL, so a page of 500 is far over the 10,000 limit
+    expect(cost('query($t: CmsAssetTransformation) { cmsAssetCollection(limit: 500) { items { url(transformation: $t) } } }', { t: { width: 8192, height: 8192 } })).toBe(500 * 69);
+    expect(cost('{ cmsAsset(id: "a") { url(transformation: { width: 4000 }) } }')).toBe(17);
+  });
+
   it('follows fragments and inline fragments', () => {
     expect(cost('{ entryCollection(limit: 2) { items { ... on Post { links(limit: 3) { total } } } } }')).toBe(2 * 4);
     expect(cost('fragment F on Post { links(limit: 3) { total } } { postCollection(limit: 2) { items { ...F } } }')).toBe(2 * 4);

@@ -17,8 +17,23 @@ import {
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collection.js';
 
 /**
+ * An image URL with a transformation can start a transform when it is fetched: it costs 1 plus
+ * a unit per million pixels asked for (one side given: a square of it), so a page of 500
+ * enlargements to 8192×8192 is over any limit while a page of thumbnails costs its size.
+ */
+function transformCost(transformation: unknown): number {
+  if (!transformation || typeof transformation !== 'object') return 0;
+  const { width, height } = transformation as { width?: unknown; height?: unknown };
+  const w = typeof width === 'number' ? width : undefined;
+  const h = typeof height === 'number' ? height : undefined;
+  const pixels = w !== undefined && h !== undefined ? w * h : (w ?? h ?? 0) ** 2;
+  return 1 + Math.floor(pixels / 1_000_000);
+}
+
+/**
  * Query cost (DESIGN §4): every collection field costs its limit × (1 + the cost of the
- * collections nested in it); other fields cost nothing themselves. Computed from the document
+ * collections nested in it); an image URL with a transformation costs its transformCost; other
+ * fields cost nothing themselves. Computed from the document
  * and variables before execution, so an over-limit query never reaches the database. `limit`,
  * `offset` and `order` arguments are checked here too (BAD_USER_INPUT before any SQL).
  */
@@ -77,7 +92,8 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
         const named = getNamedType(def.type);
         const inner = sel.selectionSet && isCompositeType(named) ? visit(sel.selectionSet, named, seen) : 0;
         const isCollection = named.name.endsWith('Collection') && def.args.some((a) => a.name === 'limit');
-        cost += isCollection ? checkPaging(sel) * (1 + inner) : inner;
+        const own = def.args.some((a) => a.name === 'transformation') ? transformCost(argValue(sel, 'transformation')) : 0;
+        cost += isCollection ? checkPaging(sel) * (1 + inner) : inner + own;
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;
         if (cond && isCompositeType(cond)) cost += visit(sel.selectionSet, cond, seen);

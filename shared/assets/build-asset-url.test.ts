@@ -17,6 +17,8 @@ const image: UrlAsset = {
   focalPoints: [{ ratio: '1:1', focalPoint: { x: 0.9, y: 0.1 } }],
   posterAssetId: null,
   posterKey: null,
+  width: 3840,
+  height: 2400,
 };
 const video: UrlAsset = { ...image, id: 'vid1', type: 'VIDEO', contentType: 'video/mp4', fileName: 'clip.mp4', posterAssetId: 'img1' };
 const opsOf = (url: string | null) => parseImagePath(secret, url!.slice('https://cdn.test/img/'.length)).ops;

@@ -1,4 +1,5 @@
 import { badRequest } from '../errors/index.js';
+import { outputSize, pixelBudgetProblem } from './transform-plan.js';
 import { encodeOps, NO_OPS } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
 import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, ResizeMode, VideoFormat } from './types.js';
@@ -15,11 +16,13 @@ export interface AssetTransformationInput {
   format?: VideoFormat | null;
   preset?: string | null;
   orientation?: Orientation | null;
+  /** Allow an image larger than its source (never enlarged otherwise). */
+  upscale?: boolean | null;
 }
 
 export type UrlAsset = Pick<
   Asset,
-  'id' | 'versionId' | 'type' | 'contentType' | 'fileName' | 'focalPoint' | 'focalPoints' | 'posterAssetId' | 'posterKey'
+  'id' | 'versionId' | 'type' | 'contentType' | 'fileName' | 'focalPoint' | 'focalPoints' | 'posterAssetId' | 'posterKey' | 'width' | 'height'
 >;
 
 export interface BuildAssetUrlInput {
@@ -68,6 +71,7 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     gravity: t.gravity ?? preset.gravity,
     quality: t.quality ?? preset.quality,
     format: preset.format,
+    upscale: t.upscale === true || undefined,
     focalPoint: focalPointFor(input),
   };
 }
@@ -82,6 +86,13 @@ function checkRanges(t: AssetTransformationInput): void {
   if (t.quality !== null && t.quality !== undefined && (!Number.isInteger(t.quality) || t.quality < 1 || t.quality > 100)) {
     throw badRequest('transformation.quality: must be an integer from 1 to 100.');
   }
+}
+
+/** An image URL that could never be served is refused where it is asked for (400). */
+function checkPixelBudget(ops: ImageOps, source: Pick<UrlAsset, 'width' | 'height'>): void {
+  if (!source.width || !source.height) return;
+  const problem = pixelBudgetProblem(outputSize(ops, { width: source.width, height: source.height }));
+  if (problem) throw badRequest(`transformation: ${problem}.`);
 }
 
 /**
@@ -110,6 +121,7 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
 
   if (!isTransformable(asset.contentType)) return original;
   const ops = imageOpsFor(input, ctx.presets);
+  checkPixelBudget(ops, asset);
   const format = ops.format ?? defaultOutputFormat(asset.contentType);
   // Nothing to change: the original is the answer (seed: "by default the original image").
   if (encodeOps(ops) === NO_OPS && format === defaultOutputFormat(asset.contentType) && asset.contentType !== 'image/tiff') return original;

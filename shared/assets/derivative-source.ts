@@ -23,7 +23,11 @@ export interface DerivativeSource {
   etag: string;
   /** False for video posters: the same URL may show another poster later. */
   immutable: boolean;
+  /** The source's pixel size when it is known (for the pixel budget of a miss). */
+  size: { width: number; height: number } | null;
 }
+
+const sizeOf = (a: { width: number | null; height: number | null }) => (a.width && a.height ? { width: a.width, height: a.height } : null);
 
 /** Where a derivative's pixels come from: the asset's original, or a video's poster. 404 for unknown or outdated assets. */
 export async function resolveDerivativeSource(db: Queryable, parts: ImagePathParts): Promise<DerivativeSource> {
@@ -33,12 +37,13 @@ export async function resolveDerivativeSource(db: Queryable, parts: ImagePathPar
     if (asset.posterAssetId) {
       const poster = await findAssetForDelivery(db, parts.orgId, asset.posterAssetId);
       if (poster && isTransformable(poster.contentType)) {
-        return { sourceKey: originalKey(parts.orgId, poster.id, poster.versionId), ...derivativeKeyOf(parts, `poster:${poster.id}:${poster.versionId}`), immutable: false };
+        return { sourceKey: originalKey(parts.orgId, poster.id, poster.versionId), ...derivativeKeyOf(parts, `poster:${poster.id}:${poster.versionId}`), immutable: false, size: sizeOf(poster) };
       }
     }
-    if (asset.posterKey) return { sourceKey: asset.posterKey, ...derivativeKeyOf(parts, asset.posterKey), immutable: false };
+    // an extracted frame has the video's size
+    if (asset.posterKey) return { sourceKey: asset.posterKey, ...derivativeKeyOf(parts, asset.posterKey), immutable: false, size: sizeOf(asset) };
     throw notFound('Video poster');
   }
   if (!isTransformable(asset.contentType)) throw badRequest(`Assets of type ${asset.contentType} are served as originals only.`);
-  return { sourceKey: originalKey(parts.orgId, asset.id, asset.versionId), ...derivativeKeyOf(parts), immutable: true };
+  return { sourceKey: originalKey(parts.orgId, asset.id, asset.versionId), ...derivativeKeyOf(parts), immutable: true, size: sizeOf(asset) };
 }

@@ -4,8 +4,9 @@ import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES, type FocalPoint, type Gravity,
 
 /**
  * The canonical text form of image operations, as it appears in a derivative URL:
- * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q (e.g.
+ * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, up (e.g.
  * `w_800,h_600,r_fill,fp_0.5_0.25,q_70`), or `-` for none; the output format is the extension.
+ * `up_1` allows an output larger than the source (a size is needed for it to mean anything).
  * `normalizeOps` drops what has no effect so that equal results share one text and one cache key.
  */
 export const NO_OPS = '-';
@@ -33,6 +34,7 @@ export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
     else if (ops.gravity !== undefined && ops.gravity !== 'CENTER') out.gravity = ops.gravity;
   }
   if (ops.quality !== undefined && ops.quality !== DEFAULT_QUALITY) out.quality = ops.quality;
+  if (ops.upscale && (out.width !== undefined || out.height !== undefined)) out.upscale = true;
   return out;
 }
 
@@ -45,10 +47,11 @@ export function encodeOps(ops: ImageOps): string {
   if (n.gravity !== undefined) parts.push(`g_${n.gravity.toLowerCase()}`);
   if (n.focalPoint !== undefined) parts.push(`fp_${n.focalPoint.x}_${n.focalPoint.y}`);
   if (n.quality !== undefined) parts.push(`q_${n.quality}`);
+  if (n.upscale) parts.push('up_1');
   return parts.length === 0 ? NO_OPS : parts.join(',');
 }
 
-const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q'] as const;
+const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'up'] as const;
 type OpKey = (typeof ORDER)[number];
 
 function parseIntIn(raw: string, key: string, min: number, max: number): number {
@@ -105,6 +108,10 @@ export function parseOps(text: string, ext: string): ImageOps {
       }
       case 'q':
         ops.quality = parseIntIn(value, 'q', 1, 100);
+        break;
+      case 'up':
+        if (value !== '1') throw badRequest('Image operation "up": the only value is up_1.');
+        ops.upscale = true;
         break;
     }
   }

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { MAX_INPUT_PIXELS } from './limits.js';
 import { probeImage, type ImageHeader } from './probe-image.js';
-import { planTransform } from './transform-plan.js';
+import { outputSize, pixelBudgetProblem, planTransform } from './transform-plan.js';
+import { unprocessable } from '../errors/index.js';
 import type { ImageOps, OutputFormat } from './types.js';
 
 export interface TransformedImage {
@@ -34,6 +35,9 @@ export async function transformImage(
 ): Promise<TransformedImage> {
   // A header probed before (by the caller, for this very input) is not probed again.
   const header = options.header ?? (await probeImage(input));
+  // The API refuses these before queueing; a job queued by an older build meets the same rule.
+  const problem = pixelBudgetProblem(outputSize(ops, header));
+  if (problem) throw unprocessable(`Image operations: ${problem}.`);
   const plan = planTransform(ops, header);
   // First frame only; EXIF orientation applied before any geometry; sRGB out; metadata dropped (sharp's default).
   let img = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, pages: 1, autoOrient: true, failOn: 'error' });

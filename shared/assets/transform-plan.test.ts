@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { focalCrop, planTransform } from './transform-plan.js';
+import { focalCrop, outputSize, planTransform } from './transform-plan.js';
 
 const landscape = { width: 3840, height: 2400 };
 
 describe('transform planning', () => {
   it('keeps the aspect ratio with one side', () => {
-    expect(planTransform({ format: 'jpeg', width: 800 }, landscape).resize).toEqual({ width: 800, height: 8192, fit: 'inside' });
+    expect(planTransform({ format: 'jpeg', width: 800 }, landscape).resize).toEqual({ width: 800, height: 8192, fit: 'inside', withoutEnlargement: true });
   });
 
   it('FIT fits inside, FILL covers with gravity', () => {
@@ -26,7 +26,32 @@ describe('transform planning', () => {
 
   it('never outputs more than 8192 pixels per side', () => {
     expect(planTransform({ format: 'jpeg' }, { width: 10_000, height: 4000 }).resize).toEqual({ width: 8192, height: 8192, fit: 'inside' });
-    expect(planTransform({ format: 'jpeg', width: 8000 }, { width: 1000, height: 5000 }).resize).toEqual({ width: 8000, height: 8192, fit: 'inside' });
+    expect(planTransform({ format: 'jpeg', width: 8000, upscale: true }, { width: 1000, height: 5000 }).resize).toEqual({ width: 8000, height: 8192, fit: 'inside' });
+  });
+
+  it('never enlarges the source unless upscale is asked for', () => {
+    const small = { width: 64, height: 48 };
+    // FIT and one side: sharp keeps the source size when it is smaller than the box
+    expect(planTransform({ format: 'jpeg', width: 8192, height: 8192 }, small).resize).toMatchObject({ fit: 'inside', withoutEnlargement: true });
+    expect(outputSize({ width: 8192, height: 8192 }, small)).toEqual(small);
+    expect(outputSize({ width: 1000 }, small)).toEqual(small);
+    expect(outputSize({ width: 32 }, small)).toEqual({ width: 32, height: 24 });
+    // FILL keeps the requested shape at the largest box the source covers
+    expect(planTransform({ format: 'jpeg', width: 8192, height: 4096, resize: 'FILL' }, small).resize).toEqual({ width: 64, height: 32, fit: 'cover', position: 'centre' });
+    expect(outputSize({ width: 8192, height: 4096, resize: 'FILL' }, small)).toEqual({ width: 64, height: 32 });
+    expect(planTransform({ format: 'jpeg', width: 100, height: 100, resize: 'FILL', focalPoint: { x: 0.5, y: 0.5 } }, small)).toMatchObject({
+      extract: { left: 8, top: 0, width: 48, height: 48 },
+      resize: { width: 48, height: 48, fit: 'fill' },
+    });
+    // asked for: enlarged
+    expect(planTransform({ format: 'jpeg', width: 8192, height: 8192, upscale: true }, small).resize).toEqual({ width: 8192, height: 8192, fit: 'inside' });
+    expect(outputSize({ width: 8192, height: 8192, upscale: true }, small)).toEqual({ width: 8192, height: 6144 });
+    expect(outputSize({ width: 8192, height: 8192, resize: 'FILL', upscale: true }, small)).toEqual({ width: 8192, height: 8192 });
+  });
+
+  it('outputSize: the source, within 8192 per side, when no size is asked', () => {
+    expect(outputSize({}, landscape)).toEqual(landscape);
+    expect(outputSize({}, { width: 10_000, height: 5000 })).toEqual({ width: 8192, height: 4096 });
   });
 
   it('defaults quality to 80', () => {

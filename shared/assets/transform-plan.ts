@@ -1,4 +1,4 @@
-import { DEFAULT_QUALITY, MAX_OUTPUT_SIDE } from './limits.js';
+import { DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE } from './limits.js';
 import type { FocalPoint, Gravity, ImageOps, OutputFormat } from './types.js';
 
 /**
@@ -8,7 +8,7 @@ import type { FocalPoint, Gravity, ImageOps, OutputFormat } from './types.js';
 export interface TransformPlan {
   /** Crop in source pixels, before the resize (focal-point fills). */
   extract?: { left: number; top: number; width: number; height: number };
-  resize?: { width: number; height: number; fit: 'inside' | 'cover' | 'fill'; position?: string };
+  resize?: { width: number; height: number; fit: 'inside' | 'cover' | 'fill'; position?: string; withoutEnlargement?: boolean };
   format: OutputFormat;
   quality: number;
 }
@@ -25,6 +25,8 @@ const SHARP_GRAVITY: Record<Gravity, string> = {
   CENTER: 'centre',
 };
 
+type Size = { width: number; height: number };
+
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 const orientation = (w: number, h: number) => Math.sign(w - h);
 
@@ -32,7 +34,7 @@ const orientation = (w: number, h: number) => Math.sign(w - h);
  * The source window that, scaled to `width`×`height`, covers it while centring the focal point
  * as far as the image edges allow (the window is clamped inside the image, so the point stays in it).
  */
-export function focalCrop(source: { width: number; height: number }, target: { width: number; height: number }, fp: FocalPoint) {
+export function focalCrop(source: Size, target: Size, fp: FocalPoint) {
   const scale = Math.max(target.width / source.width, target.height / source.height);
   const width = clamp(Math.round(target.width / scale), 1, source.width);
   const height = clamp(Math.round(target.height / scale), 1, source.height);
@@ -41,9 +43,50 @@ export function focalCrop(source: { width: number; height: number }, target: { w
   return { left, top, width, height };
 }
 
-export function planTransform(ops: ImageOps & { format: OutputFormat }, source: { width: number; height: number }): TransformPlan {
+/** The scale that fits `source` inside `box`, never above 1 unless enlarging is allowed. */
+function fitScale(source: Size, box: Size, enlarge: boolean): number {
+  const scale = Math.min(box.width / source.width, box.height / source.height);
+  return enlarge ? scale : Math.min(1, scale);
+}
+
+/**
+ * A fill keeps the requested shape; without `upscale` its box shrinks (same aspect ratio) to
+ * what the source can cover, so a small source is cropped, never enlarged.
+ */
+function fillBox(source: Size, target: Size, enlarge: boolean): Size {
+  const f = enlarge ? 1 : Math.min(1, source.width / target.width, source.height / target.height);
+  return { width: Math.max(1, Math.round(target.width * f)), height: Math.max(1, Math.round(target.height * f)) };
+}
+
+const isFill = (ops: ImageOps, source: Size, target: Size) => {
+  const mode = ops.resize ?? 'FIT';
+  return mode === 'FILL' || (mode === 'AUTO' && orientation(source.width, source.height) === orientation(target.width, target.height));
+};
+
+/**
+ * The size a derivative will have (to a pixel of sharp's rounding): what the pixel budget is
+ * checked against before any work is queued.
+ */
+export function outputSize(ops: ImageOps, source: Size): Size {
+  const enlarge = ops.upscale === true;
+  const { width, height } = ops;
+  if (width !== undefined && height !== undefined && isFill(ops, source, { width, height })) return fillBox(source, { width, height }, enlarge);
+  const box = { width: width ?? MAX_OUTPUT_SIDE, height: height ?? MAX_OUTPUT_SIDE };
+  const scale = width === undefined && height === undefined ? Math.min(1, fitScale(source, box, false)) : fitScale(source, box, enlarge);
+  return { width: Math.max(1, Math.round(source.width * scale)), height: Math.max(1, Math.round(source.height * scale)) };
+}
+
+/** Why a derivative of this size is refused (over MAX_OUTPUT_PIXELS), or null. */
+export function pixelBudgetProblem(size: Size): string | null {
+  const pixels = size.width * size.height;
+  return pixels > MAX_OUTPUT_PIXELS ? `the image would be ${size.width}×${size.height} (${pixels} pixels); one image may have at most ${MAX_OUTPUT_PIXELS}` : null;
+}
+
+export function planTransform(ops: ImageOps & { format: OutputFormat }, source: Size): TransformPlan {
   const plan: TransformPlan = { format: ops.format, quality: ops.quality ?? DEFAULT_QUALITY };
   const { width, height } = ops;
+  const enlarge = ops.upscale === true;
+  const inside = (box: Size) => ({ ...box, fit: 'inside' as const, ...(enlarge ? {} : { withoutEnlargement: true }) });
   if (width === undefined && height === undefined) {
     // No size asked: the source's own, but never over the output limit.
     if (source.width > MAX_OUTPUT_SIDE || source.height > MAX_OUTPUT_SIDE) plan.resize = { width: MAX_OUTPUT_SIDE, height: MAX_OUTPUT_SIDE, fit: 'inside' };
@@ -51,18 +94,19 @@ export function planTransform(ops: ImageOps & { format: OutputFormat }, source: 
   }
   if (width === undefined || height === undefined) {
     // One side: keep the aspect ratio; the other side is bounded by the output limit too.
-    plan.resize = { width: width ?? MAX_OUTPUT_SIDE, height: height ?? MAX_OUTPUT_SIDE, fit: 'inside' };
+    plan.resize = inside({ width: width ?? MAX_OUTPUT_SIDE, height: height ?? MAX_OUTPUT_SIDE });
     return plan;
   }
-  const mode = ops.resize ?? 'FIT';
-  const fill = mode === 'FILL' || (mode === 'AUTO' && orientation(source.width, source.height) === orientation(width, height));
-  if (!fill) {
-    plan.resize = { width, height, fit: 'inside' };
-  } else if (ops.focalPoint) {
-    plan.extract = focalCrop(source, { width, height }, ops.focalPoint);
-    plan.resize = { width, height, fit: 'fill' };
+  if (!isFill(ops, source, { width, height })) {
+    plan.resize = inside({ width, height });
+    return plan;
+  }
+  const box = fillBox(source, { width, height }, enlarge);
+  if (ops.focalPoint) {
+    plan.extract = focalCrop(source, box, ops.focalPoint);
+    plan.resize = { ...box, fit: 'fill' };
   } else {
-    plan.resize = { width, height, fit: 'cover', position: SHARP_GRAVITY[ops.gravity ?? 'CENTER'] };
+    plan.resize = { ...box, fit: 'cover', position: SHARP_GRAVITY[ops.gravity ?? 'CENTER'] };
   }
   return plan;
 }

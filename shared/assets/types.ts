@@ -54,6 +54,8 @@ export interface ImageOps {
   focalPoint?: FocalPoint;
   quality?: number;
   format?: OutputFormat;
+  /** Allow an output larger than the source; without it a derivative never enlarges. */
+  upscale?: boolean;
 }
 
 /** Options stored for an org's named image preset. */

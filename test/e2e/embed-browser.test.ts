@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('embeds and derivatives in Chromium', () => {
 
   it('an <img> of a derivative URL has the requested natural size', async () => {
     const src = buildAssetUrl(
-      { asset: { ...image, type: 'IMAGE', contentType: 'image/jpeg', fileName: 'm.jpg', focalPoint: null, focalPoints: [], posterAssetId: null, posterKey: null }, orgId: org.orgId, transformation: { width: 800, height: 600, resize: 'FILL' } },
+      { asset: { ...image, type: 'IMAGE', contentType: 'image/jpeg', fileName: 'm.jpg', focalPoint: null, focalPoints: [], posterAssetId: null, posterKey: null, width: null, height: null }, orgId: org.orgId, transformation: { width: 800, height: 600, resize: 'FILL' } },
       { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: new Map() },
     )!;
     const page = await browser.newPage();

@@ -36,8 +36,9 @@ describe.runIf(existsSync(FFMPEG))('video posters extracted with ffmpeg', () => 
     expect(poster.headers.get('content-type')).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(await poster.arrayBuffer())).metadata();
     expect(meta.format).toBe('jpeg');
-    // a frame of the 16:9 clip, at the player's poster width
-    expect([meta.width, meta.height]).toEqual([1280, 720]);
+    // a frame of the 320×180 clip at its own size: the player asks for 1280 wide, and a poster
+    // is never enlarged (this was 1280×720)
+    expect([meta.width, meta.height]).toEqual([320, 180]);
   });
 
   it('a configured path that is not an executable (and no npm package that ships one) means no poster, not a failed upload', async () => {

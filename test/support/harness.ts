@@ -101,6 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     RATE_LIMIT_PER_SECOND: '1000000',
     // the suites fail authentication on purpose, hundreds of times from one address
     AUTH_FAILURES_BURST: '1000000',
+    IMAGE_MISS_MEGAPIXELS_PER_MINUTE: '1000000',
     SEED_DEMO: 'false',
     ...options.env,
   };

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
-import { resolveDerivativeSource } from '../../../shared/assets/derivative-source.js';
+import { resolveDerivativeSource, type DerivativeSource } from '../../../shared/assets/derivative-source.js';
+import { outputSize, pixelBudgetProblem } from '../../../shared/assets/transform-plan.js';
+import type { ImagePathParts } from '../../../shared/assets/url-grammar.js';
 import { encodeOps, extOfFormat } from '../../../shared/assets/image-ops.js';
 import { memoryCaches } from '../../../shared/assets/memory-cache.js';
 import type { BlobObject } from '../../../shared/blobs/index.js';
-import { notFound } from '../../../shared/errors/index.js';
+import { badRequest, notFound, rateLimited } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { pipeBody } from '../files/pipe-body.js';
 import { answeredNotModified } from '../files/send-headers.js';
@@ -36,6 +38,24 @@ function usable(blob: BlobObject | null): BlobObject | null {
     return null;
   }
   return blob;
+}
+
+/**
+ * A miss starts work (a worker decodes and encodes the image): refused when the output would
+ * be over the pixel budget of one image (400), or when the organization has used its minute's
+ * budget of transform megapixels (429 with Retry-After; hits are never limited).
+ */
+async function chargeMiss(services: Services, parts: ImagePathParts, source: DerivativeSource['size']): Promise<void> {
+  const size = source ? outputSize(parts.ops, source) : null;
+  const problem = size ? pixelBudgetProblem(size) : null;
+  if (problem) throw badRequest(`Image operations: ${problem}.`);
+  const megapixels = size ? Math.max(1, Math.ceil((size.width * size.height) / 1_000_000)) : 1;
+  const budget = services.config.imageMissBudget;
+  const decision = await services.rateLimiter.consume(`img-miss:${parts.orgId}`, megapixels, budget);
+  if (!decision.allowed) {
+    services.metrics.imageMissesRefused.inc();
+    throw rateLimited(decision.retryAfterSeconds, `This organization has started ${budget.burst} megapixels of image transforms in the last minute; retry later (cached images are not limited).`);
+  }
 }
 
 /** Answers one `/img/…` GET or HEAD (`path` without the query); throws an AppError for an error answer. */
@@ -99,6 +119,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
     lookups.inc({ cache: 'image-derivatives', result: 'miss' });
     let job = inflight.get(source.key);
     if (!job) {
+      await chargeMiss(services, parts, source.size);
       job = services.queue.run(
         'image-transform',
         {

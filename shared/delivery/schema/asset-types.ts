@@ -38,6 +38,8 @@ export async function assetUrl(
         focalPoints: a.focal_points ?? [],
         posterAssetId: a.poster_asset_id,
         posterKey: a.poster_key ?? null,
+        width: a.width,
+        height: a.height,
       },
       orgId: ctx.orgId,
       transformation: args.transformation,

@@ -288,5 +288,6 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
     format: { type: CmsVideoTransformationFormat },
     preset: { type: GraphQLString },
     orientation: { type: CmsVideoTransformationOrientation },
+    upscale: { type: GraphQLBoolean, description: 'Allow an image larger than its source; without it an image is never enlarged (a smaller source keeps its size, or is cropped to the asked shape).' },
   },
 });
