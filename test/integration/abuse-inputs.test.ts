@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENT_LOOP_BLOCK_MS, measureEventLoopBlock } from '../support/event-loop-guard.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
@@ -79,6 +79,19 @@ describe('paths, bodies and encodings', () => {
     const res = await app.json('/management/v1/sites', { token: o.manage, headers: { ...JSON_TYPE, 'content-encoding': 'gzip' }, rawBody: new Uint8Array(gzipSync(JSON.stringify({ name: 'Zipped' }))) });
     expect(res.status).toBe(201);
     expect(res.body.result.name).toBe('Zipped');
+  });
+
+  it.each([
+    ['gzip', () => gzipSync(Buffer.alloc(256 * 1024 * 1024, 0x20))],
+    ['br', () => brotliCompressSync(Buffer.alloc(256 * 1024 * 1024, 0x20))],
+  ])('a %s bomb on a JSON route: 413 as soon as the decoded bytes pass the limit, without blocking the event loop', async (encoding, make) => {
+    const bomb = make();
+    const { result: res, maxBlockedMs } = await measureEventLoopBlock(() =>
+      app.json('/management/v1/sites', { token: o.manage, headers: { ...JSON_TYPE, 'content-encoding': encoding }, rawBody: new Uint8Array(bomb) }),
+    );
+    expect(res.status).toBe(413);
+    expect(res.body.success).toBe(false);
+    expect(maxBlockedMs).toBeLessThan(MAX_EVENT_LOOP_BLOCK_MS);
   });
 
   it('Content-Encoding: compress (unsupported) on a JSON route: 415', async () => {

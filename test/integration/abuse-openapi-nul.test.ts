@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../api/http/openapi/index.js';
+import { MAX_EVENT_LOOP_BLOCK_MS, measureEventLoopBlock } from '../support/event-loop-guard.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 /**
  * The abuse pass over the REST API, generated from its OpenAPI document: every string input of
  * every operation — path parameter, query parameter, JSON body property, raw body — gets a NUL
  * character, one at a time, with the caller's own valid token. Postgres cannot store a NUL, so
- * an input that reaches it unchecked was a 500; each must be an answer in the envelope, below 500.
+ * an input that reaches it unchecked was a 500; each must be an answer in the envelope, below 500,
+ * without holding the event loop past the abuse bound.
  */
 interface Schema {
   type?: string | string[];
@@ -141,7 +143,8 @@ describe('a NUL in every string input of the OpenAPI document', () => {
       rawBody = JSON.stringify(body);
     }
     const token = c.scope === 'public' ? undefined : tokens[c.scope];
-    const res = await app.json(path, { method: c.method, token, headers, rawBody });
+    const { result: res, maxBlockedMs } = await measureEventLoopBlock(() => app.json(path, { method: c.method, token, headers, rawBody }));
+    expect(maxBlockedMs).toBeLessThan(MAX_EVENT_LOOP_BLOCK_MS);
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBeLessThan(500);
     if (res.status >= 400) expect(res.body).toMatchObject({ success: false, result: null, errors: expect.arrayContaining([expect.any(String)]) });
   });
