@@ -289,6 +289,8 @@ describe('built-in types (seed tables)', () => {
       format: 'CmsVideoTransformationFormat',
       preset: 'String',
       orientation: 'CmsVideoTransformationOrientation',
+      // added to the seed's fields: enlarging beyond the source is opt-in
+      upscale: 'Boolean',
     });
     expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);
     expect(enumValues('CmsImageTransformationGravity')).toEqual(['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER']);
