@@ -110,7 +110,7 @@ beforeAll(async () => {
   org = await app.createOrg('NUL pass');
   projectId = (await app.json('/management/v1/projects', { token: org.manageToken, body: { name: 'P' } })).body.result.id;
   await app.json(`/management/v1/projects/${projectId}/distributions`, { token: org.manageToken, body: { id: 'edge', name: 'Edge', hostnames: ['cdn.example.com'] } });
-  for (const scope of ['manage', 'analytics', 'video', 'ingest', 'delivery', 'preview']) tokens[scope] = await app.createToken(org.manageToken, [scope]);
+  for (const scope of ['manage', 'analytics', 'video', 'ingest', 'delivery', 'preview'] as const) tokens[scope] = await app.createToken(org.manageToken, [scope]);
   tokens.admin = app.adminToken;
   tokens.metrics = app.metricsToken;
 });
