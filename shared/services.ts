@@ -63,7 +63,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
       // serves clients better than minutes of waiting. Log batches are durable in the spool.
       maxWaiting: { 'image-transform': 256 },
     }),
-    options.analytics ?? createAnalyticsStore(config, { logger }),
+    // Content delivery does not wait for ClickHouse: it connects in the background.
+    options.analytics ?? createAnalyticsStore(config, { logger, background: true }),
     createRateLimiter(config, { keyPrefix: `folio:${ns}rl:`, onFailOpen: () => metrics.rateLimitFailOpen.inc() }),
     loadSecrets(db, config),
     resolveAdminToken(config),

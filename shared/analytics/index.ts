@@ -42,14 +42,23 @@ export interface AnalyticsStoreOptions {
   rawTtlDays: number;
 }
 
+type AnalyticsConfig = Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase' | 'clickhouseRawTtlDays' | 'dataDir'>;
+
 /**
  * Chooses the store from the configuration: `CLICKHOUSE_URL` set → ClickHouse server, otherwise
- * chDB in `<dataDir>/chdb`. Applies the ClickHouse migrations before returning.
+ * chDB in `<dataDir>/chdb`. Applies the ClickHouse migrations before returning. With
+ * `background`, a ClickHouse server that cannot be reached (or is too old) does not fail the
+ * start: the store connects in the background and answers 503 until then (see deferred.ts).
  */
-export async function createAnalyticsStore(
-  config: Pick<Config, 'clickhouseUrl' | 'clickhouseDatabase' | 'clickhouseRawTtlDays' | 'dataDir'>,
-  options: { logger?: Logger } = {},
-): Promise<AnalyticsStore> {
+export async function createAnalyticsStore(config: AnalyticsConfig, options: { logger?: Logger; background?: boolean } = {}): Promise<AnalyticsStore> {
+  if (config.clickhouseUrl && options.background) {
+    const { createDeferredAnalyticsStore } = await import('./deferred.js');
+    return createDeferredAnalyticsStore('clickhouse', () => connectAnalyticsStore(config, options), options);
+  }
+  return connectAnalyticsStore(config, options);
+}
+
+async function connectAnalyticsStore(config: AnalyticsConfig, options: { logger?: Logger }): Promise<AnalyticsStore> {
   const { migrateClickHouse } = await import('./migrate.js');
   let store: AnalyticsStore;
   if (config.clickhouseUrl) {

@@ -5,11 +5,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
+import { startClickHouseStub } from '../support/clickhouse-stub.js';
 import { freePort } from '../support/free-port.js';
 
 /**
  * The start-up matrix: each fault ends the process with one clear line naming the variable and
- * what was tried, and an exit code, never a stack trace.
+ * what was tried, and an exit code, never a stack trace — except ClickHouse, which content
+ * delivery does not need: without it the server starts and says so in one line.
  */
 const dirs: string[] = [];
 afterAll(async () => {
@@ -97,6 +99,40 @@ describe('start-up faults: one line and an exit code', () => {
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(/^folio: invalid configuration:\n {2}PORT: must be an integer/);
   }, 90_000);
+
+  describe('ClickHouse is not a start-up dependency', () => {
+    const startWith = async (clickhouseUrl: string, port: number) =>
+      run('main.ts', { CLICKHOUSE_URL: clickhouseUrl, PORT: String(port) }, (out) => out.includes('analytics unavailable') && out.includes('folio ready'));
+    const analyticsLines = (output: string) => output.split('\n').filter((l) => l.includes('analytics unavailable')).map((l) => JSON.parse(l) as { level: number; msg: string });
+
+    it('down: the server starts, reports it once as one line, and /readyz answers 200 "degraded"', async () => {
+      const port = await freePort();
+      const http = await freePort();
+      const server = await startWith(`http://folio:secret-not-printed@127.0.0.1:${port}`, http);
+      try {
+        expect(server.code).toBeNull();
+        expect(analyticsLines(server.output)).toEqual([expect.objectContaining({ msg: expect.stringMatching(new RegExp(`^analytics unavailable: ClickHouse at 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`)) })]);
+        expect(server.output).not.toContain('secret-not-printed');
+        expect(/\n\s+at /.test(server.output)).toBe(false);
+        const ready = await (await fetch(`http://127.0.0.1:${http}/readyz`)).json();
+        expect(ready.status).toBe('degraded');
+      } finally {
+        await server.stop();
+      }
+    }, 120_000);
+
+    it('too old: one line saying the version and the minimum', async () => {
+      const stub = await startClickHouseStub('21.8.15.7');
+      const server = await startWith(stub.url, await freePort());
+      try {
+        expect(server.code).toBeNull();
+        expect(analyticsLines(server.output)).toEqual([expect.objectContaining({ msg: expect.stringContaining('server version 21.8.15.7 is older than 22.8, the oldest Folio supports: upgrade it') })]);
+      } finally {
+        await server.stop();
+        await stub.close();
+      }
+    }, 120_000);
+  });
 
   describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('api and workers as separate processes without CLICKHOUSE_URL', () => {
     it('the second process to open the embedded chDB folder says to set CLICKHOUSE_URL', async () => {

@@ -86,7 +86,16 @@ export const platform: OpenApiFragment = {
       get: { summary: 'List the distributions of a project', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })], responses: { 200: ok200(idList('Distribution')), ...pick(401, 403, 404, 429) } },
     },
     '/healthz': { get: { summary: 'Liveness', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'Alive' } } } },
-    '/readyz': { get: { summary: 'Readiness: every dependency with its state', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'Ready' }, 503: { description: 'A dependency is down, or draining' } } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: every dependency with its state',
+        description: 'Ready means Postgres answers (GraphQL and REST need nothing else): 200 with status "ready", or "degraded" when another dependency (queue, blobs, analytics) is down; 503 when Postgres is down or the process is draining.',
+        tags: ['operations'],
+        'x-scope': 'public',
+        security: [],
+        responses: { 200: { description: 'Ready or degraded' }, 503: { description: 'Postgres is down, or draining' } },
+      },
+    },
     '/metrics': {
       get: {
         summary: 'Prometheus metrics',

@@ -31,19 +31,26 @@ export function healthRoutes(services: Services): Router {
     res.json({ status: 'ok' });
   });
 
+  /**
+   * Readiness is what a load balancer needs to know: can this process serve its core traffic
+   * (GraphQL and REST), which needs Postgres alone. Another dependency down (S3, ClickHouse,
+   * Redis) degrades only the features that use it, so it is reported in the body with 200
+   * ('degraded') instead of taking every instance out of the load balancer at once.
+   */
   r.get('/readyz', async (req, res) => {
-    const results = await Promise.all([
+    const [database, ...others] = await Promise.all([
       check(`database (${services.db.kind})`, () => services.db.ping()),
       check(`queue (${services.queue.kind})`, () => services.queue.ping()),
       check(`blobs (${services.blobs.kind})`, () => services.blobs.ping()),
       check(`analytics (${services.analytics.kind})`, () => services.analytics.ping()),
     ]);
     const draining = req.app.locals.draining === true;
-    const ready = !draining && results.every((c) => c.ok);
+    const ready = !draining && database.ok;
+    const status = draining ? 'draining' : !database.ok ? 'unavailable' : others.every((c) => c.ok) ? 'ready' : 'degraded';
     const dependencies = Object.fromEntries(
-      results.map((c) => [c.name, c.ok ? { state: 'up', ms: c.ms } : { state: 'down', ms: c.ms, error: c.error }]),
+      [database, ...others].map((c) => [c.name, c.ok ? { state: 'up', ms: c.ms } : { state: 'down', ms: c.ms, error: c.error }]),
     );
-    res.status(ready ? 200 : 503).json({ status: draining ? 'draining' : ready ? 'ready' : 'unavailable', dependencies });
+    res.status(ready ? 200 : 503).json({ status, dependencies });
   });
 
   r.get('/metrics', requireMetricsToken, async (_req, res) => {
