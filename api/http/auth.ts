@@ -49,13 +49,16 @@ export function createAuthenticator(services: Services) {
     authenticate,
     /** Platform operator routes: the PLATFORM_ADMIN_TOKEN, compared in constant time. */
     requireAdmin: ((req, _res, next) => {
+      // A closed admin API is not a wrong token: no token would do, so say how to open it.
+      const expected = services.adminToken;
+      if (!expected) return next(forbidden('The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.'));
       let token: string;
       try {
         token = bearerTokenOf(req.headers.authorization);
       } catch (err) {
         return next(err);
       }
-      if (!services.adminToken || !sameSecret(token, services.adminToken)) return next(invalidToken('The platform admin token is invalid.'));
+      if (!sameSecret(token, expected)) return next(invalidToken('The platform admin token is invalid.'));
       next();
     }) as RequestHandler,
     /**

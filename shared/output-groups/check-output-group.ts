@@ -36,9 +36,10 @@ export function checkOutputGroup(input: OutputGroupInput): OutputGroupSpec {
   const categoryIds = input.categories ?? [];
   checkCodeList(issues, 'categories', categoryIds, categories, 'category');
 
-  if (!input.hasDRM && input.drm !== undefined) issues.add('drm', 'DRM settings require hasDRM: true.');
-  if (input.hasDRM && input.drm === undefined) issues.add('drm', 'required when hasDRM is true.');
-  const drm = input.hasDRM && input.drm !== undefined ? checkDrm(issues, input.drm) : null;
+  const hasDRM = input.hasDRM ?? input.drm !== undefined;
+  if (!hasDRM && input.drm !== undefined) issues.add('drm', 'DRM settings require hasDRM: true.');
+  if (hasDRM && input.drm === undefined) issues.add('drm', 'required when hasDRM is true.');
+  const drm = hasDRM && input.drm !== undefined ? checkDrm(issues, input.drm) : null;
 
   const outputs = checkOutputs(issues, input.outputs);
 
@@ -53,7 +54,7 @@ export function checkOutputGroup(input: OutputGroupInput): OutputGroupSpec {
     segmentLength: input.segmentLength,
     minSegmentLength,
     categories: [...categoryIds],
-    hasDRM: input.hasDRM,
+    hasDRM,
     drm,
     outputs,
   };

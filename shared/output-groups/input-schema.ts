@@ -34,9 +34,11 @@ export const outputGroupInputSchema = z.strictObject({
   segmentLength: int32,
   minSegmentLength: int32.optional(),
   categories: z.array(int32).max(64).optional(),
-  hasDRM: z.boolean(),
+  /** Omitted: DRM is on exactly when `drm` is given. */
+  hasDRM: z.boolean().optional(),
   drm: drmInputSchema.optional(),
-  outputs: z.array(outputInputSchema).max(256),
+  /** Omitted: none yet. */
+  outputs: z.array(outputInputSchema).max(256).default([]),
 });
 
 export type OutputGroupInput = z.infer<typeof outputGroupInputSchema>;

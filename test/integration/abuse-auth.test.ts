@@ -78,3 +78,20 @@ describe('/metrics', () => {
     }
   });
 });
+
+describe('/admin/v1 without PLATFORM_ADMIN_TOKEN', () => {
+  it('answers 403 saying the admin API is disabled (not the 401 of a wrong token)', async () => {
+    // What a production start (DATABASE_URL set) without PLATFORM_ADMIN_TOKEN resolves to.
+    const closed = await startTestApp({ workers: false });
+    closed.services.adminToken = undefined;
+    try {
+      for (const token of [undefined, closed.adminToken, 'anything']) {
+        const res = await closed.json('/admin/v1/organizations', { token });
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual({ success: false, errors: ['The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.'], messages: [], result: null, resultInfo: null });
+      }
+    } finally {
+      await closed.close();
+    }
+  });
+});

@@ -106,3 +106,13 @@ describe('analytics endpoints: access and parameters', () => {
     expect((await app.json(`/api/v2/projects/${org.projectId}/distributions/main/analytics`, { token: org.analyticsToken })).status).toBe(404);
   });
 });
+
+describe('analytics in the OpenAPI document', () => {
+  it('declares byte counts int64: a CDN window passes 2^31 bytes (a 6 GB total failed the int32 schema)', async () => {
+    const { buildOpenApiDocument } = await import('../../api/http/openapi/index.js');
+    const schemas = (buildOpenApiDocument('http://x') as { components: { schemas: Record<string, any> } }).components.schemas;
+    const overview = schemas.DistributionAnalytics.properties;
+    expect(overview.totalBytes).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(overview.aggregatesPerInterval.items.properties.bytes).toMatchObject({ type: 'integer', format: 'int64' });
+  });
+});

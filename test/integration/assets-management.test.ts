@@ -278,6 +278,12 @@ describe('management API: assets and image presets', () => {
       expect((await app.json('/management/v1/image-presets/card', { method: 'DELETE', token: org.manageToken })).status).toBe(404);
     });
 
+    it('takes resize, gravity and format in any case, as the README writes them, and stores them canonically', async () => {
+      const res = await app.json('/management/v1/image-presets/any-case', { method: 'PUT', token: org.manageToken, body: { width: 40, height: 30, resize: 'fill', gravity: 'North_East', format: 'WebP' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.result).toMatchObject({ resize: 'FILL', gravity: 'NORTH_EAST', format: 'webp' });
+    });
+
     it.each([
       ['card', { width: 0 }, 'width: must be at least 1'],
       ['card', { height: 8193 }, 'height: must be at most 8192'],

@@ -319,12 +319,24 @@ describe('validation', () => {
     ['a fractional number', { ...plainBody, segmentLength: 6.5 }, 'segmentLength:'],
     ['a number beyond int32', { ...plainBody, segmentLength: 2 ** 31 }, 'segmentLength:'],
     ['an unknown key', { ...plainBody, colour: 'red' }, 'body:'],
-    ['a missing required field', { ...plainBody, outputs: undefined }, 'outputs:'],
+    ['a missing required field', { ...plainBody, segmentLength: undefined }, 'segmentLength:'],
     ['a non-object body', [1, 2], 'body:'],
   ])('rejects %s with 400', async (_label, body, field) => {
     const res = await app.json(manageBase(projectA), { token: orgA.manageToken, body });
     expectFailure(res, 400);
     expect(res.body.errors.some((e: string) => e.startsWith(field)), res.body.errors.join(' | ')).toBe(true);
+  });
+
+  it('fields with an obvious empty value may be omitted: no hasDRM means DRM off (or on with drm), no outputs means none', async () => {
+    const { hasDRM: _h, outputs: _o, ...minimal } = plainBody;
+    const res = await app.json(manageBase(projectA), { token: orgA.manageToken, body: minimal });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const detail = (await app.json(`${readBase(projectA)}/${res.body.result.id}`, { token: videoA })).body.result[0];
+    expect(detail).toMatchObject({ hasDRM: false, outputs: [] });
+    const { hasDRM: _d, ...withDrm } = drmBody;
+    const protectedGroup = await app.json(manageBase(projectA), { token: orgA.manageToken, body: withDrm });
+    expect(protectedGroup.status, JSON.stringify(protectedGroup.body)).toBe(201);
+    expect((await app.json(`${readBase(projectA)}/${protectedGroup.body.result.id}`, { token: videoA })).body.result[0].hasDRM).toBe(true);
   });
 
   it('rejects invalid JSON with 400', async () => {

@@ -65,14 +65,18 @@ export type AssetPatchBody = z.infer<typeof assetPatchBody>;
 
 const int = (min: number, max: number) => z.number('must be a number').int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
+/** A name from a fixed list, accepted in any case (`fill`, `Fill`, `FILL`) and stored in the list's. */
+const anyCase = <T extends z.ZodType>(schema: T, to: 'upper' | 'lower') =>
+  z.preprocess((v) => (typeof v === 'string' ? (to === 'upper' ? v.toUpperCase() : v.toLowerCase()) : v), schema);
+
 export const presetBody = z
   .object({
     width: int(1, 8192).optional(),
     height: int(1, 8192).optional(),
-    resize: z.enum(RESIZE_MODES, `must be one of ${RESIZE_MODES.join(', ')}`).optional(),
+    resize: anyCase(z.enum(RESIZE_MODES, `must be one of ${RESIZE_MODES.join(', ')} (any case)`), 'upper').optional(),
     quality: int(1, 100).optional(),
-    gravity: z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')}`).optional(),
-    format: z.enum(OUTPUT_FORMATS, `must be one of ${OUTPUT_FORMATS.join(', ')}`).optional(),
+    gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
+    format: anyCase(z.enum(OUTPUT_FORMATS, `must be one of ${OUTPUT_FORMATS.join(', ')} (any case)`), 'lower').optional(),
   })
   .strict();
 

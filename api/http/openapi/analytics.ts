@@ -1,7 +1,17 @@
 import { ok200, pathParam, pick, ref, type OpenApiFragment } from './common.js';
 
-/** OpenAPI fragment for seed 001's distribution analytics (DESIGN §6). */
+/** OpenAPI fragment of the distribution analytics endpoints. */
 const int32 = { type: 'integer', format: 'int32' } as const;
+/**
+ * Byte counts: the specification's table types them int32, but a CDN serves more than 2^31 bytes
+ * in an hour (a single 6 GB response already). The field names and meaning are the
+ * specification's; only the width is int64, so generated clients (Java, C#, Go) do not overflow.
+ */
+const bytes = {
+  type: 'integer',
+  format: 'int64',
+  description: 'Response bytes. int64, not the int32 of the original table: real CDN windows exceed 2^31 bytes.',
+} as const;
 const group = ref('BucketGroup');
 
 const schemas = {
@@ -19,7 +29,7 @@ const schemas = {
     required: ['averageServeTime', 'totalBytes', 'hits', 'misses', 'topReferers', 'aggregatesPerInterval'],
     properties: {
       averageServeTime: { ...int32, description: 'Average serve time on the CDN, in milliseconds (rounded).' },
-      totalBytes: { ...int32, description: 'Response bytes (can exceed int32 for large ranges).' },
+      totalBytes: bytes,
       hits: { ...int32, description: 'Requests served from the CDN cache (HIT).' },
       misses: { ...int32, description: 'Requests that missed the cache (MISS); other cache results count in neither.' },
       topReferers: { ...group, description: 'Referring hosts; requests without a referer count in otherCount.' },
@@ -29,7 +39,7 @@ const schemas = {
         items: {
           type: 'object',
           required: ['time', 'bytes', 'numberOfRequests'],
-          properties: { time: { type: 'string', format: 'date-time' }, bytes: int32, numberOfRequests: int32 },
+          properties: { time: { type: 'string', format: 'date-time' }, bytes, numberOfRequests: int32 },
         },
       },
     },

@@ -162,7 +162,7 @@ const schemas = {
   OutputGroupInput: {
     type: 'object',
     additionalProperties: false,
-    required: ['type', 'segmentControl', 'segmentLength', 'hasDRM', 'outputs'],
+    required: ['type', 'segmentControl', 'segmentLength'],
     properties: {
       name: { type: 'string', maxLength: 200, description: 'Default: the type\'s default name.' },
       customName: { type: 'string', maxLength: 200 },
@@ -177,7 +177,7 @@ const schemas = {
         description: `Seconds; default ${segmentLengthLimits.defaultMin}.`,
       },
       categories: { type: 'array', items: codeProperty(categories, 'Category'), uniqueItems: true },
-      hasDRM: { type: 'boolean', description: '`drm` is required when true and rejected when false.' },
+      hasDRM: { type: 'boolean', description: '`drm` is required when true and rejected when false. Default: true exactly when `drm` is given (so a group without DRM may omit both).' },
       drm: {
         type: 'object',
         additionalProperties: false,
