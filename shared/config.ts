@@ -118,7 +118,7 @@ export interface Config {
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
   seedDemo: boolean;
-  /** Reuse GraphQL results per org content version (DESIGN §4); off: every request executes. */
+  /** Reuse GraphQL results per org content version; off: every request executes. */
   graphqlResponseCache: boolean;
   /** An ffmpeg binary for video poster frames (else one from an npm package, else none). */
   ffmpegPath?: string;

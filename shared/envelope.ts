@@ -1,4 +1,4 @@
-/** The response envelope of seed 001, used by every REST route (seed, management, admin, ingest). */
+/** The response envelope, used by every REST route (public, management, admin, ingest). */
 export interface ResultInfo {
   totalCount: number;
   pageIndex: number;

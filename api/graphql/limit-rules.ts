@@ -4,7 +4,7 @@ import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { GraphQLError, type ValidationContext, type ValidationRule } from 'graphql';
 import type { GraphqlLimits } from '../../shared/delivery/org-schema-source.js';
 
-/** Error codes naming the limit that was exceeded (DESIGN §4). */
+/** Error codes naming the limit that was exceeded. */
 export const LIMIT_CODES = {
   depth: 'DEPTH_LIMIT_EXCEEDED',
   aliases: 'ALIAS_LIMIT_EXCEEDED',

@@ -31,7 +31,7 @@ function transformCost(transformation: unknown): number {
 }
 
 /**
- * Query cost (DESIGN §4): every collection field costs its limit × (1 + the cost of the
+ * Query cost: every collection field costs its limit × (1 + the cost of the
  * collections nested in it); an image URL with a transformation costs its transformCost; other
  * fields cost nothing themselves. Computed from the document
  * and variables before execution, so an over-limit query never reaches the database. `limit`,
@@ -65,7 +65,7 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
     return typeof limit === 'number' ? limit : DEFAULT_LIMIT;
   };
 
-  /** DESIGN §4: one key per order object (also inside `system` and each `thenBy`). */
+  /** One key per order object (also inside `system` and each `thenBy`). */
   const checkOrder = (field: FieldNode, value: unknown, where: string): void => {
     if (Array.isArray(value)) return value.forEach((v, i) => checkOrder(field, v, `${where}[${i}]`));
     if (!value || typeof value !== 'object') return;

@@ -12,7 +12,7 @@ export interface ResolvedTenant {
   rateHeaders: Record<string, string>;
 }
 
-/** `preview` reads every status; `delivery` only published content (DESIGN §2). */
+/** `preview` reads every status; `delivery` only published content. */
 function scopeOf(scopes: string[]): DeliveryScope | null {
   if (scopes.includes('preview')) return 'preview';
   if (scopes.includes('delivery')) return 'delivery';
@@ -48,7 +48,7 @@ export async function resolveTenant(
   }
   const scope = scopeOf(identity.scopes);
   if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
-  // The per-token rate limit of every API (DESIGN §2): 429 RATE_LIMITED with Retry-After.
+  // The per-token rate limit of every API: 429 RATE_LIMITED with Retry-After.
   const rate = await services.rateLimiter.consume(identity.tokenId);
   const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
   if (!rate.allowed) throw rateLimitedError('Rate limit exceeded; retry later.', rate.retryAfterSeconds, rateHeaders);

@@ -38,7 +38,7 @@ interface Entry {
 }
 
 /**
- * Per-org schema cache (DESIGN §4): LRU-bounded, built once per org and schema version even
+ * Per-org schema cache: LRU-bounded, built once per org and schema version even
  * under concurrent first requests (single flight), dropped when a `schema-changed` message
  * arrives (from this or another instance via Redis pub/sub).
  */

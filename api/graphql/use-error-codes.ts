@@ -5,7 +5,7 @@ import { knownError } from '../../shared/errors/known-error.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RequestStates } from './request-state.js';
 
-/** AppError codes as GraphQL `extensions.code` (DESIGN §4). */
+/** AppError codes as GraphQL `extensions.code`. */
 const GRAPHQL_CODE: Partial<Record<ErrorCode, string>> = {
   BAD_REQUEST: 'BAD_USER_INPUT',
   UNPROCESSABLE: 'BAD_USER_INPUT',

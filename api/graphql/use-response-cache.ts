@@ -17,7 +17,7 @@ export interface ResponseCacheOptions {
 }
 
 /**
- * Response cache (DESIGN §4): a result is reused for the same org, schema version, content
+ * Response cache: a result is reused for the same org, schema version, content
  * version, scope, document, variables and operation. Every content write bumps the org's
  * content version in its own transaction, and the version is read before every cacheable
  * execution (one primary-key lookup), so a write is visible to the next request; old entries age

@@ -21,13 +21,13 @@ export interface GraphqlServer {
 }
 
 /**
- * The GraphQL delivery server (DESIGN §4): graphql-yoga with the org's generated schema per
+ * The GraphQL delivery server: graphql-yoga with the org's generated schema per
  * request. GraphiQL is served from bundled assets (no CDN) to browsers on GET /graphql.
  */
 export interface GraphqlServerOptions {
   cache?: SchemaCache;
   /**
-   * Reuse results per org content version (DESIGN §4).
+   * Reuse results per org content version.
    * @default true
    */
   responseCache?: boolean;

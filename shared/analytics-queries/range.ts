@@ -71,7 +71,7 @@ export function intervalStarts(range: Pick<AnalyticsRange, 'fromMs' | 'toMs' | '
 }
 
 /**
- * Reads `from`, `to`, `intervalType` and `TermCount` (DESIGN §6): the last 24 h by default;
+ * Reads `from`, `to`, `intervalType` and `TermCount`: the last 24 h by default;
  * interval 1 hourly, 2 daily, 3 monthly, or chosen from the span; 7 buckets, at most 100.
  */
 export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRange {

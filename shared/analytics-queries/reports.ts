@@ -2,7 +2,7 @@ import type { AnalyticsStore } from '../analytics/index.js';
 import { queryIntervals, queryTopValues, type Dimension, type Scope } from './queries.js';
 import { intervalStarts, type AnalyticsRange } from './range.js';
 
-/** Seed 001 bucket group: the top `TermCount` values and the requests of all the others. */
+/** A bucket group: the top `TermCount` values and the requests of all the others. */
 export interface BucketGroup {
   otherCount: number;
   buckets: Array<{ name: string; count: number }>;
@@ -19,7 +19,7 @@ export interface DistributionAnalytics {
 
 export type BreakdownKind = 'geo' | 'path' | 'device' | 'referers';
 
-/** The groups each breakdown endpoint returns (DESIGN §6), result key → dimension. */
+/** The groups each breakdown endpoint returns, result key → dimension. */
 export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> = {
   geo: { continents: 'continent', countries: 'country' },
   path: { paths: 'path', continents: 'continent', countries: 'country' },
@@ -78,7 +78,7 @@ export async function breakdown(
   return Object.fromEntries(Object.entries(groups).map(([key, dim]) => [key, group(top.buckets.get(dim)!, total)]));
 }
 
-/** What an empty project or distribution id answers (seed 001: "an empty configuration"). */
+/** What an empty project or distribution id answers (an empty configuration). */
 export function emptyAnalytics(kind: BreakdownKind | 'overview'): DistributionAnalytics | Record<string, BucketGroup> {
   const none = (): BucketGroup => ({ otherCount: 0, buckets: [] });
   if (kind === 'overview') {

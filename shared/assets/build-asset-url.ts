@@ -5,7 +5,7 @@ import { defaultOutputFormat, isTransformable } from './source-format.js';
 import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, ResizeMode, VideoFormat } from './types.js';
 import { embedPath, filePath, imagePath } from './url-grammar.js';
 
-/** The seed's `CmsAssetTransformation` input (GraphQL enums as their names; nulls allowed). */
+/** The API's `CmsAssetTransformation` input (GraphQL enums as their names; nulls allowed). */
 export interface AssetTransformationInput {
   width?: number | null;
   height?: number | null;
@@ -123,7 +123,7 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
   const ops = imageOpsFor(input, ctx.presets);
   checkPixelBudget(ops, asset);
   const format = ops.format ?? defaultOutputFormat(asset.contentType);
-  // Nothing to change: the original is the answer (seed: "by default the original image").
+  // Nothing to change: the original is the answer (by default the URL is the original image's).
   if (encodeOps(ops) === NO_OPS && format === defaultOutputFormat(asset.contentType) && asset.contentType !== 'image/tiff') return original;
   return ctx.baseUrl + imagePath(ctx.secret, { orgId, assetId: asset.id, versionId: asset.versionId, ops: { ...ops, format } });
 }

@@ -1,4 +1,4 @@
-/** Hard limits of the image pipeline (DESIGN §5). */
+/** Hard limits of the image pipeline. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 export const MAX_OUTPUT_SIDE = 8192;
 /**

@@ -9,7 +9,7 @@ import { isProblem, normalizeDateTime } from './scalars.js';
 
 export type Transition = 'publish' | 'unpublish' | 'archive' | 'delete';
 
-/** Runs one lifecycle transition of DESIGN §3 on an entry of the org. */
+/** Runs one lifecycle transition on an entry of the org. */
 export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, transition: Transition): Promise<EntryView> {
   const rows = await deps.db.transaction(async (tx) => {
     const current = await lockEntry(tx, orgId, id);

@@ -21,7 +21,7 @@ export interface ContentChange extends PreparedContent {
 }
 
 /**
- * Writes new content (DESIGN §3 lifecycle). A published, unchanged entry is one row read by
+ * Writes new content. A published, unchanged entry is one row read by
  * both preview and delivery: it becomes delivery-only and a new preview row with status EDITED
  * holds the change, so delivery keeps the last published version. Otherwise the preview row is
  * updated in place.

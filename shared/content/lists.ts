@@ -22,7 +22,7 @@ const itemSchema = z.strictObject({
   startAt: z.string().nullable().optional(),
   endAt: z.string().nullable().optional(),
 });
-/** `PUT /lists/:id/entries`: a bare array (DESIGN §3) or `{entries: [...]}`. */
+/** `PUT /lists/:id/entries`: a bare array or `{entries: [...]}`. */
 export const listEntriesSchema = z.union([z.array(itemSchema).max(10_000), z.strictObject({ entries: z.array(itemSchema).max(10_000) })]);
 export type ListEntriesInput = z.infer<typeof itemSchema>[];
 

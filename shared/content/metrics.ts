@@ -56,7 +56,7 @@ function plainOfHtml(html: string): string {
 }
 
 /**
- * Metrics over every text, richtext and richcontent field (DESIGN §3): words are runs of
+ * Metrics over every text, richtext and richcontent field: words are runs of
  * non-space characters, characters are code points, sentences end in `.`, `!` or `?`, images
  * are image assets in media fields and rich content plus inline image nodes, reading time is
  * ceil(words / 200) minutes. `isImage` says whether an asset id is an image.

@@ -37,7 +37,7 @@ export const FIELD_TYPES = [
 
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** Field types that have a list form in the seed's mapping table. */
+/** Field types that have a list form in the API's mapping table. */
 export const LIST_CAPABLE: ReadonlySet<FieldType> = new Set([
   'text',
   'number',
@@ -77,5 +77,5 @@ export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 export const ASSET_TYPES = ['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
 
-/** `blogPost` → `BlogPost` (DESIGN §4). */
+/** `blogPost` → `BlogPost`. */
 export const typeNameOf = (alias: string): string => alias.charAt(0).toUpperCase() + alias.slice(1);

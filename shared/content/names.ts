@@ -1,14 +1,14 @@
 import { typeNameOf } from './model-types.js';
 
 /**
- * GraphQL naming rules for models and fields (DESIGN §4). A model's alias becomes a type name,
+ * GraphQL naming rules for models and fields. A model's alias becomes a type name,
  * root fields and relation fields of the org's generated schema; these checks keep every
  * generated name unique before a model is stored, so schema generation never has to fail.
  */
 export const MODEL_ALIAS = /^[a-z][A-Za-z0-9]*$/;
 export const FIELD_ALIAS = /^[a-zA-Z_][A-Za-z0-9_]*$/;
 
-/** Type names the schema defines itself (seed "Reserved names" plus DESIGN §4). */
+/** Type names the schema defines itself (the reserved names, and the built-in `Cms…` types). */
 export const RESERVED_TYPE_NAMES: ReadonlySet<string> = new Set([
   'Query',
   'String',

@@ -1,5 +1,5 @@
 /**
- * Rich content is a ProseMirror-style document `{type: 'doc', content: [blocks…]}` (DESIGN §3).
+ * Rich content is a ProseMirror-style document `{type: 'doc', content: [blocks…]}`.
  * Blocks `cms_reference` and `cms_media` point at an entry or an asset through `attrs.id`.
  */
 export interface RichNode {

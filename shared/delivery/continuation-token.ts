@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors/index.js';
 
 /**
- * Continuation tokens are opaque keyset cursors (DESIGN §4): the sort values of the last item
+ * Continuation tokens are opaque keyset cursors: the sort values of the last item
  * (its id included), bound to the query they came from (org, collection, scope, filter, order)
  * and signed with HMAC-SHA256. Anything tampered, foreign or mismatched is BAD_USER_INPUT.
  */

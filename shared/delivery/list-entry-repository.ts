@@ -8,7 +8,7 @@ import { and, or, SqlParams } from './sql-params.js';
 
 type Maybe<T> = T | null | undefined;
 
-/** DESIGN §4: `CmsListEntryFilter {startAt, endAt, displayedAt, and, or}`. */
+/** `CmsListEntryFilter {startAt, endAt, displayedAt, and, or}`. */
 export interface ListEntryFilter {
   startAt?: Maybe<DateTimeFilter>;
   endAt?: Maybe<DateTimeFilter>;

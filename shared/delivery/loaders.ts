@@ -12,7 +12,7 @@ export interface OrgModels {
   byAlias: ReadonlyMap<string, ModelDefinition>;
 }
 
-/** Per-request batching (DESIGN §4): every by-id read goes through one of these. */
+/** Per-request batching: every by-id read goes through one of these. */
 export interface DeliveryLoaders {
   /** Whole entry rows. */
   entry: DataLoader<string, EntryRow | null>;

@@ -25,7 +25,7 @@ const SYSTEM_KEYS: Record<string, { column: string; cast: KeyCast }> = {
   unpublishedAt: { column: 'unpublished_at', cast: 'timestamptz' },
 };
 
-/** Field types a `<Type>Order` offers (DESIGN §4): text, number, datetime, boolean, url, single tag. */
+/** Field types a `<Type>Order` offers: text, number, datetime, boolean, url, single tag. */
 export function isOrderable(f: ModelDefinition['fields'][number]): boolean {
   if (f.valueType !== 'single') return false;
   return ['text', 'number', 'datetime', 'boolean', 'url', 'tag'].includes(f.type);
@@ -42,7 +42,7 @@ function fieldKey(model: ModelDefinition, alias: string, dir: Direction, e: stri
   return { name: alias, expr: text, dir, cast: 'text' };
 }
 
-/** The single key set in one order object; two keys is an error (DESIGN §4). */
+/** The single key set in one order object; two keys is an error. */
 function onlyKey(o: OrderInput, where: string): [string, unknown] | null {
   const keys = Object.entries(o).filter(([k, v]) => k !== 'thenBy' && v !== null && v !== undefined);
   if (keys.length > 1) {

@@ -2,7 +2,7 @@ import { listModels } from '../content/models.js';
 import type { ModelDefinition } from '../content/model-types.js';
 import type { Queryable } from '../db/index.js';
 
-/** Per-org GraphQL limits (DESIGN §4); `organizations.limits` overrides any of them. */
+/** Per-org GraphQL limits; `organizations.limits` overrides any of them. */
 export interface GraphqlLimits {
   maxDocumentBytes: number;
   maxTokens: number;

@@ -1,5 +1,5 @@
 /**
- * Vendor cache results mapped to HIT or MISS (DESIGN §6); anything else (PASS, BYPASS, DYNAMIC,
+ * Vendor cache results mapped to HIT or MISS; anything else (PASS, BYPASS, DYNAMIC,
  * ERROR, …) is kept upper-cased so it can still be told apart. Sources: Cloudflare
  * CacheCacheStatus, CloudFront x-edge-result-type, Fastly fastly_info.state, nginx
  * $upstream_cache_status, Akamai cacheStatus (1 = served from cache).

@@ -1,5 +1,5 @@
 /**
- * The canonical log record every recognized format is mapped to (DESIGN §6). Strings are empty
+ * The canonical log record every recognized format is mapped to. Strings are empty
  * when the source has no value; `country` is undefined when the source carries none (GeoIP fills
  * it at enrichment).
  */

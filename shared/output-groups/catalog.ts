@@ -1,5 +1,5 @@
 /**
- * Everything an output group chooses from (DESIGN §7). The management API validates writes
+ * Everything an output group chooses from. The management API validates writes
  * against this catalog, the detail endpoint renders it, and the OpenAPI document lists its codes,
  * so a code is defined here once and nowhere else. Codes are int32 and never reused: retire an
  * entry by setting `enabled: false` (stored groups keep rendering it; new writes reject it).
@@ -23,7 +23,7 @@ export interface DrmProvider {
   enabled: boolean;
 }
 
-/** The seed names the second member both `type` and `value`; both carry the same string. */
+/** The API names the second member both `type` and `value`; both carry the same string. */
 export interface WidevineAlgorithm {
   id: number;
   type: string;

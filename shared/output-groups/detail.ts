@@ -11,7 +11,7 @@ import {
 } from './catalog.js';
 import type { OutputGroupRecord, OutputSpec } from './types.js';
 
-/** An option as the seed renders it: `enabled` says whether this group chose it. */
+/** An option as the API renders it: `enabled` says whether this group chose it. */
 export interface OptionView {
   id: number;
   value: string;
@@ -28,7 +28,7 @@ export interface OutputModelView {
 }
 
 export interface OutputGroupDetail {
-  /** Not in the seed's table: added so a client that just created a group learns its id. */
+  /** Not in the API's table: added so a client that just created a group learns its id. */
   id: string;
   name: string;
   customName: string;
@@ -88,7 +88,7 @@ function outputModel(output: OutputSpec): OutputModelView {
   };
 }
 
-/** Renders a stored group with the catalog into the seed's detail object. */
+/** Renders a stored group with the catalog into the API's detail object. */
 export function toDetail(group: OutputGroupRecord): OutputGroupDetail {
   const types = outputGroupTypes.filter((t) => t.enabled || t.id === group.type);
   const drm = group.drm;

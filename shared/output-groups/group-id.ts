@@ -4,7 +4,7 @@ const INT32_MAX = 2147483647;
 const INT32_MIN = -2147483648;
 
 /**
- * The `{id}` path segment: an int32 per seed 001. Anything else is a malformed request (400),
+ * The `{id}` path segment: an int32. Anything else is a malformed request (400),
  * while a well-formed id that names no group of this project is a 404 further on.
  */
 export function parseOutputGroupId(raw: string): number {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every number the seed exposes is int32. */
+/** Every number the API exposes is int32. */
 const int32 = z.number().int().min(-2147483648).max(2147483647);
 const text = (max: number) => z.string().max(max);
 

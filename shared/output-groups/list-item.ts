@@ -1,6 +1,6 @@
 import type { OutputGroupRecord } from './types.js';
 
-/** One row of the seed's output-group list; the id is a string there, an int32 in the path. */
+/** One row of the API's output-group list; the id is a string there, an int32 in the path. */
 export interface OutputGroupListItem {
   id: string;
   name: string;

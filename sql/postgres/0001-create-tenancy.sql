@@ -7,7 +7,7 @@ CREATE TABLE organizations (
   schema_version  integer NOT NULL DEFAULT 1,
   -- bumped by every content write: keys the response cache
   content_version bigint NOT NULL DEFAULT 1,
-  -- per-org overrides of GraphQL limits (DESIGN §4)
+  -- per-org overrides of GraphQL limits
   limits          jsonb NOT NULL DEFAULT '{}',
   created_at      timestamptz NOT NULL DEFAULT now()
 );

@@ -1,4 +1,4 @@
--- Read paths of the GraphQL delivery API (DESIGN §4) not covered by 0002.
+-- Read paths of the GraphQL delivery API not covered by 0002.
 -- Generic entryCollection for preview tokens: org + default order over current versions.
 CREATE INDEX IF NOT EXISTS entries_preview_published ON entries (org_id, published_at DESC NULLS LAST, id) WHERE in_preview;
 -- Case-insensitive equality on the title (`title: {eq}` / `system.title: {eq, in}`).

@@ -1,10 +1,10 @@
--- Video output groups of a project (seed 001, DESIGN §7). Codes (type, segment control,
+-- Video output groups of a project. Codes (type, segment control,
 -- categories, DRM choices, presets) are catalog ids from shared/output-groups/catalog.ts; the
 -- catalog is code, so they are checked on write rather than by foreign keys.
 CREATE TABLE output_groups (
   org_id             text NOT NULL,
   project_id         uuid NOT NULL,
-  -- int32, as the seed's path parameter; one sequence for all tenants, so ids never repeat
+  -- int32, as the API's path parameter; one sequence for all tenants, so ids never repeat
   id                 integer GENERATED ALWAYS AS IDENTITY,
   name               text NOT NULL,
   custom_name        text NOT NULL DEFAULT '',

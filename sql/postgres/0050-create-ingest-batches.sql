@@ -1,4 +1,4 @@
--- The durable spool of pushed CDN log batches (DESIGN §6). A batch is answered 2xx only once its
+-- The durable spool of pushed CDN log batches. A batch is answered 2xx only once its
 -- rows are in the blob store and this row exists; a worker inserts it into ClickHouse and marks
 -- it done. (org_id, dedup_token) makes a resent identical batch a no-op.
 CREATE TABLE ingest_batches (

@@ -58,7 +58,7 @@ describe('analytics endpoints: access and parameters', () => {
     }
   });
 
-  it('answers an empty id with an empty result (seed 001)', async () => {
+  it('answers an empty id with an empty result', async () => {
     const overview = await app.json(url('', 'main'), { token: org.analyticsToken });
     expect(overview.status).toBe(200);
     expect(overview.body.result).toEqual({

@@ -5,7 +5,7 @@ import { doc, ids, para, setupOrg, uploadImage, type GqlOrg } from './graphql-su
 /**
  * Who sees what: authentication and scopes, DRAFT / EDITED / DELETED visibility for delivery and
  * preview tokens everywhere, other organizations' ids, and the limits and error codes of
- * DESIGN §4 (checked before any SQL).
+ * (checked before any SQL).
  */
 let app: TestApp;
 let o: GqlOrg;

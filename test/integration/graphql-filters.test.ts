@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import { doc, heading, para, setupOrg, uploadImage, type GqlOrg } from './graphql-support.js';
 
 /**
- * Every operator of every filter input of seed 000 against a fixture with edge cases: missing
+ * Every operator of every filter input against a fixture with edge cases: missing
  * values, lists, case, Unicode, LIKE wildcards. Filters run in SQL; each case names the entries
  * it must return, in id order.
  */

@@ -4,7 +4,7 @@ import { ids, setupOrg, type GqlOrg } from './graphql-support.js';
 
 /**
  * Ordering (default, every orderable type, nulls last, thenBy), offset pagination with total,
- * and continuation tokens (DESIGN §4) over several pages.
+ * and continuation tokens over several pages.
  */
 let app: TestApp;
 let o: GqlOrg;

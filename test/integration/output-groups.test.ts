@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 /**
- * Output groups end to end (seed 001, DESIGN §7): management writes checked against the catalog,
- * the seed's list and detail shapes, paging, version segment, ids, auth and tenancy.
+ * Output groups end to end: management writes checked against the catalog,
+ * the API's list and detail shapes, paging, version segment, ids, auth and tenancy.
  */
 
 type JsonType = 'string' | 'int32' | 'boolean' | 'array' | 'object';
 
-/** The seed's tables, field by field, with the JSON type each must have. */
+/** The API's tables, field by field, with the JSON type each must have. */
 const listItemFields: Record<string, JsonType> = { id: 'string', name: 'string', customName: 'string', type: 'int32', description: 'string' };
 const detailFields: Record<string, JsonType> = {
   name: 'string',
@@ -154,7 +154,7 @@ afterAll(async () => {
 });
 
 describe('create and read', () => {
-  it('creates a group (201, Location) and serves every field of the seed detail', async () => {
+  it('creates a group (201, Location) and serves every field of the detail', async () => {
     const created = await app.json(manageBase(projectA), { token: orgA.manageToken, body: plainBody });
     expect(created.status).toBe(201);
     expect(created.body.success).toBe(true);

@@ -7,8 +7,8 @@ import { requireDistribution } from '../../../shared/tenancy/projects.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * Seed 001's five analytics endpoints (scope `analytics`). A regular expression instead of a
- * path template because the seed wants an empty project or distribution id (`/projects//…`)
+ * The five analytics endpoints (scope `analytics`). A regular expression instead of a
+ * path template because the API answers an empty project or distribution id (`/projects//…`)
  * answered with an empty result, and a template parameter never matches an empty segment. Only
  * version 1 exists; any other version falls through to the 404 envelope.
  */

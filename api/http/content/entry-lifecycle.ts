@@ -6,7 +6,7 @@ import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 
-/** Lifecycle transitions of DESIGN §3: publish, unpublish, archive, schedule and delete. */
+/** Lifecycle transitions: publish, unpublish, archive, schedule and delete. */
 export function entryLifecycleRoutes(services: Services): Router {
   const r = Router();
   const manage = requireScope('manage');

@@ -11,7 +11,7 @@ import { readRawBody } from './read-body.js';
 const LOGS = '/ingest/v1/distributions/:distributionId/logs';
 
 /**
- * CDN log push (DESIGN §6), for real shippers unchanged: Vector's http sink, Fluent Bit's http
+ * CDN log push, for real shippers unchanged: Vector's http sink, Fluent Bit's http
  * output, Logstash, Cloudflare Logpush, Fastly HTTPS logging. Reads its own body (raw, possibly
  * gzip or zstd), so it sits before the JSON parser.
  */

@@ -61,8 +61,8 @@ const withGeo = (own: Record<string, unknown>) => ({
 });
 
 const parameters = [
-  pathParam('projectId', { type: 'string', format: 'uuid' }, 'Empty → 200 with an empty result (seed 001).'),
-  pathParam('distributionId', { type: 'string' }, 'Empty → 200 with an empty result (seed 001).'),
+  pathParam('projectId', { type: 'string', format: 'uuid' }, 'Empty → 200 with an empty result.'),
+  pathParam('distributionId', { type: 'string' }, 'Empty → 200 with an empty result.'),
   { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Start, inclusive. Default: to − 24 h.' },
   { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'End, exclusive. Default: now.' },
   {

@@ -19,7 +19,7 @@ export interface OpenApiFragment {
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The seed's envelope around a given `result` schema. */
+/** The API's envelope around a given `result` schema. */
 export const envelopeOf = (result: unknown, withResultInfo = false) => ({
   type: 'object',
   required: ['success', 'errors', 'messages', 'result', 'resultInfo'],

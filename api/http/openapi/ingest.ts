@@ -1,6 +1,6 @@
 import { ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from './common.js';
 
-/** OpenAPI fragment for CDN log ingestion (DESIGN §6). */
+/** OpenAPI fragment for CDN log ingestion. */
 const schemas = {
   DeadLetter: {
     type: 'object',

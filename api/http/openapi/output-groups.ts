@@ -18,7 +18,7 @@ import type { Scope } from '../../../shared/tenancy/scopes.js';
 import { envelopeOf, errors, jsonContent, ref, type OpenApiFragment } from './common.js';
 
 /**
- * OpenAPI 3.1 fragment for output groups (seed 001, DESIGN §7). Every numeric code is rendered
+ * OpenAPI 3.1 fragment for output groups. Every numeric code is rendered
  * from the catalog, so the document cannot drift from what the API accepts and returns.
  */
 
@@ -81,7 +81,7 @@ const schemas = {
       'description', 'emptyOutputModel', 'outputs',
     ],
     properties: {
-      id: { type: 'string', description: 'Id of the output group (an addition to the seed, so a creator learns it).' },
+      id: { type: 'string', description: 'Id of the output group (an addition to the original contract, so a creator learns it).' },
       name: { type: 'string', description: 'Default name.' },
       customName: { type: 'string', description: 'User-provided name; overrides the default name.' },
       segmentControl: codeProperty(segmentControls, 'Selected segment control'),

@@ -3,7 +3,7 @@ import type { Services } from '../../../shared/services.js';
 import { outputGroupManageRoutes } from './manage-routes.js';
 import { outputGroupReadRoutes } from './read-routes.js';
 
-/** Output groups (DESIGN §7): the management write side and seed 001's read side. */
+/** Output groups: the management write side and the read side. */
 export function outputGroupRoutes(services: Services): Router {
   const r = Router();
   r.use(outputGroupManageRoutes(services));

@@ -6,7 +6,7 @@ import { requireScope, tenantOf } from '../auth.js';
 
 const BASE = '/management/v1/projects/:projectId/outputgroups';
 
-/** Write side of output groups (DESIGN §3, scope `manage`); bodies are checked against the catalog. */
+/** Write side of output groups (scope `manage`); bodies are checked against the catalog. */
 export function outputGroupManageRoutes(services: Services): Router {
   const r = Router();
   const manage = requireScope('manage');

@@ -6,7 +6,7 @@ import type { Services } from '../../../shared/services.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * Seed 001's output-group endpoints (scope `video`). Only version 1 exists, so the version
+ * The output-group endpoints (scope `video`). Only version 1 exists, so the version
  * segment is literal: `/api/v2/...` matches no route and gets the global 404 envelope.
  */
 const BASE = '/api/v1/projects/:projectId/outputgroups';
@@ -25,7 +25,7 @@ export function outputGroupReadRoutes(services: Services): Router {
   r.get(`${BASE}/:id`, video, async (req, res) => {
     const ref = { orgId: tenantOf(req).orgId, projectId: String(req.params.projectId), id: String(req.params.id) };
     const detail = await getOutputGroup(services.db, ref);
-    // The seed pages even the detail: one item on one page.
+    // The API pages even the detail: one item on one page.
     res.json(ok([detail], { resultInfo: resultInfo({ pageIndex: 1, pageSize: 1 }, 1) }));
   });
 

@@ -19,7 +19,7 @@ export interface ImportOptions {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Runs an NDJSON import (DESIGN §3): lines are applied in order; consecutive entry lines are
+ * Runs an NDJSON import: lines are applied in order; consecutive entry lines are
  * written in batches of `batchSize` per transaction; every other line goes through the domain
  * function of its resource. A bad line is reported with its number and reasons and never stops
  * the others. The report lists every result for small imports and failures for large ones.

@@ -34,7 +34,7 @@ function statusSql(e: string, f: StatusFilter, env: FilterEnv): string {
   return and(parts);
 }
 
-/** `labels` matches label ids or (case-insensitive) label names (DESIGN §3). */
+/** `labels` matches label ids or (case-insensitive) label names. */
 function labelsSql(e: string, f: ListFilter<string>, env: FilterEnv): string {
   return listFilterSql(
     f,
@@ -83,7 +83,7 @@ export function modelFilterSql(model: ModelDefinition, f: Input, e: string, env:
 }
 
 /**
- * `CmsEntryFilter` (seed rule 4): a model sub-filter first requires membership of that model,
+ * `CmsEntryFilter`: a model sub-filter first requires membership of that model,
  * so two different models under `and` match nothing and `or` combines them.
  */
 export function entryFilterSql(f: Input, e: string, env: FilterEnv): string {

@@ -15,7 +15,7 @@ export interface FilterEnv {
 }
 
 /**
- * Rows a token may read (DESIGN §4): delivery reads the last published version of live
+ * Rows a token may read: delivery reads the last published version of live
  * entries; preview reads the current version of every entry but hides DELETED ones unless a
  * status filter asks for them.
  */

@@ -41,7 +41,7 @@ function blockSql(b: string, f: RichContentBlockFilter, params: SqlParams): stri
 }
 
 /**
- * `blocks` matches when a single top-level block satisfies all its conditions (DESIGN §4);
+ * `blocks` matches when a single top-level block satisfies all its conditions;
  * `charCount` counts the characters of every text node of the document.
  */
 export function richContentFilterSql(doc: string, f: RichContentFieldFilter, params: SqlParams): string {

@@ -1,7 +1,7 @@
 import { and, escapeLike, or, type SqlParams } from '../sql-params.js';
 
 /**
- * SQL for the seed's scalar filter inputs over one SQL expression. Several operators in one
+ * SQL for the API's scalar filter inputs over one SQL expression. Several operators in one
  * object are AND; `and`/`or` nest. String operators are case-insensitive (`lower()` / ILIKE,
  * which handle Unicode in both Postgres and PGlite). Negative operators (`ne`, `notIn`,
  * `notContains`) also match a missing value: "not equal to x" holds for an entry without one.

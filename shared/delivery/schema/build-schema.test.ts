@@ -3,7 +3,7 @@ import type { FieldDefinition, ModelDefinition } from '../../content/model-types
 import { graphqlSync, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { buildDeliverySchema } from './build-schema.js';
 
-/** Seed 000 table by table: every generated and built-in type, field and argument with its type. */
+/** The schema's tables, type by type: every generated and built-in type, field and argument with its type. */
 const f = (alias: string, type: FieldDefinition['type'], extra: Partial<FieldDefinition> = {}): FieldDefinition => ({
   alias,
   type,
@@ -74,7 +74,7 @@ const enumValues = (name: string) => {
 
 const PAGE = '(offset: Int, limit: Int)';
 
-describe('field type mapping (seed table) on the generated type', () => {
+describe('field type mapping on the generated type', () => {
   it('maps every model field type, single and list', () => {
     expect(fieldsOf(schema, 'BlogPost', true)).toEqual({
       id: 'String!',
@@ -220,7 +220,7 @@ describe('root query fields', () => {
   });
 });
 
-describe('built-in types (seed tables)', () => {
+describe('built-in types', () => {
   it('CmsEntry, CmsSystem, CmsMetrics, CmsLocation', () => {
     expect(fieldsOf(schema, 'CmsEntry')).toEqual({ id: 'String!', system: 'CmsSystem', attrs: 'Json' });
     expect(fieldsOf(schema, 'CmsSystem')).toEqual({
@@ -289,7 +289,7 @@ describe('built-in types (seed tables)', () => {
       format: 'CmsVideoTransformationFormat',
       preset: 'String',
       orientation: 'CmsVideoTransformationOrientation',
-      // added to the seed's fields: enlarging beyond the source is opt-in
+      // added to the API's fields: enlarging beyond the source is opt-in
       upscale: 'Boolean',
     });
     expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);
@@ -383,7 +383,7 @@ describe('built-in types (seed tables)', () => {
   });
 });
 
-describe('filter inputs (seed table)', () => {
+describe('filter inputs', () => {
   const L = (t: string) => `[${t}!]`;
   it.each([
     ['CmsBooleanFilter', { eq: 'Boolean', ne: 'Boolean' }],

@@ -14,7 +14,7 @@ import { entryRelationsInterface, relationsType } from './relations.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars.js';
 
 /**
- * The organization's schema, generated from its models (seed 000): per model `<Type>`,
+ * The organization's schema, generated from its models: per model `<Type>`,
  * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
  * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
  * the built-in `cms…` roots. Pure: no I/O.

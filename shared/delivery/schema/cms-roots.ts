@@ -23,7 +23,7 @@ function tableCollection(table: CmsTable) {
 
 const idArg = { id: { type: GraphQLString } };
 
-/** Built-in roots (DESIGN §4): the reserved `cms` prefix keeps them clear of model names. */
+/** Built-in roots: the reserved `cms` prefix keeps them clear of model names. */
 export function cmsRootFields(): GraphQLFieldConfigMap<unknown, DeliveryContext> {
   return {
     cmsAsset: { type: CmsAsset, args: idArg, resolve: (_r, a: { id?: string | null }, ctx) => (a.id ? ctx.loaders.asset.load(a.id) : null) },

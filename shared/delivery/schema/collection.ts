@@ -1,7 +1,7 @@
 import { GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLString, type GraphQLOutputType } from 'graphql';
 import { badRequest } from '../../errors/index.js';
 
-/** DESIGN §4: `limit` default 20, maximum 500; anything larger is an error, never a silent cap. */
+/** `limit` default 20, maximum 500; anything larger is an error, never a silent cap. */
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 500;
 

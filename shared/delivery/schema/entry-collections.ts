@@ -20,7 +20,7 @@ export interface CollectionArgs {
 
 /**
  * A root collection (`<alias>Collection`, `entryCollection`): one statement for the page, one
- * for `total` only when selected. Tokens (DESIGN §4): offset 0 without a token gets one when more
+ * for `total` only when selected. Tokens: offset 0 without a token gets one when more
  * items exist; a token request gets the next page and the next token (null at the end); an
  * offset > 0 gets none.
  */

@@ -20,7 +20,7 @@ import {
 } from './enums.js';
 import { DateTimeScalar } from './scalars.js';
 
-/** The seed's filter inputs ("Filter input types" table) and the order/transform inputs. */
+/** The API's filter inputs ("Filter input types" table) and the order/transform inputs. */
 const list = (t: GraphQLInputType) => new GraphQLList(new GraphQLNonNull(t));
 
 function filter(name: string, fields: (self: GraphQLInputObjectType) => GraphQLInputFieldConfigMap, description?: string) {
@@ -225,7 +225,7 @@ export const CmsEntryOrder: GraphQLInputObjectType = new GraphQLInputObjectType(
   fields: () => ({ id: { type: CmsOrderDirection }, system: { type: CmsSystemOrder }, thenBy: { type: new GraphQLList(CmsEntryOrder) } }),
 });
 
-// --- lists (DESIGN §4) ------------------------------------------------------------------------
+// --- lists ----------------------------------------------------------------------------------
 
 export const CmsListEntryFilter = filter('CmsListEntryFilter', (self) => ({
   startAt: { type: CmsDateTimeFilter },

@@ -77,7 +77,7 @@ function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
   };
 }
 
-/** The seed's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`. */
+/** The API's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`. */
 export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry): GraphQLFieldConfigMap<EntryRow, DeliveryContext> {
   const out: GraphQLFieldConfigMap<EntryRow, DeliveryContext> = {};
   for (const f of model.fields) {

@@ -65,7 +65,7 @@ export function modelOrderType(model: ModelDefinition): GraphQLInputObjectType {
   return type;
 }
 
-/** `CmsEntryFilter`: one member per model (seed rule 4), plus id, system, and, or. */
+/** `CmsEntryFilter`: one member per model, plus id, system, and, or. */
 export function entryFilterType(models: ModelDefinition[], filterOf: (alias: string) => GraphQLInputObjectType): GraphQLInputObjectType {
   const type: GraphQLInputObjectType = new GraphQLInputObjectType({
     name: 'CmsEntryFilter',

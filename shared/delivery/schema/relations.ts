@@ -39,9 +39,9 @@ const SYSTEM_COLUMN: Record<string, keyof EntryRow> = {
 };
 
 /**
- * `next<Type>EntryCollection` (DESIGN §4): the order must be ONE number or datetime key; ASC
+ * `next<Type>EntryCollection`: the order must be ONE number or datetime key; ASC
  * gives entries whose value is greater than this entry's, ascending; DESC smaller, descending.
- * Any other order resolves to null, as the seed says.
+ * Any other order resolves to null, as specified.
  */
 export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, row: EntryRow, args: RelationArgs): Promise<CollectionValue<EntryRow> | null> {
   const page = { offset: 0, limit: pageOf({ limit: args.limit }).limit };

@@ -1,7 +1,7 @@
 import type { RichNode } from '../../content/rich-content.js';
 
 /**
- * HTML of a rich-content block (DESIGN §4): every text and attribute escaped; links and image
+ * HTML of a rich-content block: every text and attribute escaped; links and image
  * sources kept only when `http`, `https`, `mailto` or relative, otherwise dropped.
  */
 const escapeHtml = (s: string) =>

@@ -1,7 +1,7 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 /**
- * Scalars of DESIGN §4: `DateTime` ISO-8601 UTC, `Json` any JSON, `Decimal` an exact decimal
+ * Scalars: `DateTime` ISO-8601 UTC, `Json` any JSON, `Decimal` an exact decimal
  * serialized as a string (input: string or number), `Long` a 64-bit integer as a JSON number.
  */
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

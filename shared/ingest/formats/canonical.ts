@@ -2,7 +2,7 @@ import { normalizeCacheStatus } from '../cache-status.js';
 import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs } from '../fields.js';
 import type { LogRecord } from '../record.js';
 
-/** Folio's own field set (DESIGN §6): what the README's Vector and Fluent Bit configs send. */
+/** Folio's own field set: what the README's Vector and Fluent Bit configs send. */
 export function fromCanonical(o: Record<string, unknown>): LogRecord {
   return {
     timestampMs: toTimestampMs(o.timestamp, 'timestamp'),
