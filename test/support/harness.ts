@@ -10,6 +10,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { createAnalyticsStore, type AnalyticsStore } from '../../shared/analytics/index.js';
 import { closeServices, createServices, type Services } from '../../shared/services.js';
 import { closeServer } from '../../shared/shutdown.js';
+import { responseProblems } from './openapi-responses.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
 import { registerWorkers } from '../../workers/register.js';
 
@@ -138,6 +139,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     } catch {
       // non-JSON bodies are returned as text so assertions can show them
     }
+    // Every answer a suite receives is also checked against the OpenAPI document.
+    const method = o.method ?? (o.body !== undefined || o.rawBody !== undefined ? 'POST' : 'GET');
+    const problem = responseProblems(method, new URL(pathname, url).pathname, res.status, res.headers.get('content-type'), body);
+    if (problem) throw new Error(`${problem}\n${text.slice(0, 500)}`);
     return { status: res.status, body: body as any, headers: res.headers };
   };
 

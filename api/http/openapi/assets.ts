@@ -33,7 +33,7 @@ const presetOptions = {
   properties: {
     width: { type: 'integer', minimum: 1, maximum: 8192 },
     height: { type: 'integer', minimum: 1, maximum: 8192 },
-    resize: { type: 'string', enum: ['FIT', 'FILL', 'AUTO'] },
+    resize: { type: 'string', enum: ['FIT', 'FILL', 'AUTO'], description: 'Any case in a request; answered as listed.' },
     quality: { type: 'integer', minimum: 1, maximum: 100 },
     gravity: { type: 'string', enum: ['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER'] },
     format: { type: 'string', enum: ['jpeg', 'png', 'webp', 'avif', 'gif'] },
@@ -45,6 +45,24 @@ const binary = (types: string[], description: string) => ({ description, content
 
 export const assets: OpenApiFragment = {
   schemas: {
+    PlayerConfig: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['id', 'title', 'type', 'orientation', 'aspectRatio', 'width', 'height', 'duration', 'sources', 'poster', 'embed'],
+      properties: {
+        id: { type: 'string' },
+        title: { type: ['string', 'null'] },
+        type: { type: 'string' },
+        orientation: { type: 'string', enum: ['HORIZONTAL', 'VERTICAL'] },
+        aspectRatio: { type: 'string', enum: ['16:9', '9:16'] },
+        width: { type: ['integer', 'null'] },
+        height: { type: ['integer', 'null'] },
+        duration: { type: ['number', 'null'] },
+        sources: { type: 'array', items: { type: 'object', required: ['src', 'type'], properties: { src: { type: 'string', format: 'uri' }, type: { type: 'string' } } } },
+        poster: { type: ['string', 'null'], format: 'uri', description: 'A player-sized image URL of the poster (never enlarged past the source)' },
+        embed: { type: 'object', required: ['html', 'js', 'json'], properties: { html: { type: 'string' }, js: { type: 'string' }, json: { type: 'string' } } },
+      },
+    },
     Asset: {
       type: 'object',
       properties: {
@@ -74,7 +92,13 @@ export const assets: OpenApiFragment = {
         updatedAt: { type: 'string', format: 'date-time' },
       },
     },
-    ImagePreset: { allOf: [{ type: 'object', properties: { name: { type: 'string' }, updatedAt: { type: 'string', format: 'date-time' } } }, presetOptions] },
+    // One object, not allOf: the options' additionalProperties: false would refuse name and updatedAt.
+    ImagePreset: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'updatedAt'],
+      properties: { name: { type: 'string' }, updatedAt: { type: 'string', format: 'date-time' }, ...presetOptions.properties },
+    },
   },
   paths: {
     '/management/v1/assets': {
@@ -168,7 +192,13 @@ export const assets: OpenApiFragment = {
         summary: 'Video embed: {assetId}.html (player page), .js (mount script) or .json (configuration)',
         ...publicTag,
         parameters: [pathParam('orgId'), pathParam('file'), { name: 'orientation', in: 'query', schema: { type: 'string', enum: ['horizontal', 'vertical'] } }],
-        responses: { 200: binary(['text/html', 'application/javascript', 'application/json'], 'The embed'), ...pick(400, 404) },
+        responses: {
+          200: {
+            description: 'The embed: the player page (.html), the mount script (.js) or the player configuration (.json)',
+            content: { ...binary(['text/html', 'application/javascript'], '').content, 'application/json': { schema: ref('PlayerConfig') } },
+          },
+          ...pick(400, 404),
+        },
       },
     },
   },

@@ -5,6 +5,7 @@ import { content } from './content.js';
 import { analytics } from './analytics.js';
 import { ingest } from './ingest.js';
 import { outputGroups } from './output-groups.js';
+import { OPERATION_IDS } from './operation-ids.js';
 import { platform } from './platform.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
@@ -42,8 +43,20 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       },
     },
   };
+  const operationIds = new Set<string>();
   for (const f of fragments) {
-    for (const [p, ops] of Object.entries(f.paths)) paths[p] = { ...(paths[p] as object | undefined), ...ops };
+    for (const [p, ops] of Object.entries(f.paths)) {
+      const named = Object.fromEntries(
+        Object.entries(ops).map(([method, op]) => {
+          const operationId = OPERATION_IDS[`${method.toUpperCase()} ${p}`];
+          if (!operationId) throw new Error(`OpenAPI: ${method.toUpperCase()} ${p} has no operationId in operation-ids.ts`);
+          if (operationIds.has(operationId)) throw new Error(`OpenAPI: operationId ${operationId} (${method.toUpperCase()} ${p}) is not unique`);
+          operationIds.add(operationId);
+          return [method, { operationId, ...op }];
+        }),
+      );
+      paths[p] = { ...(paths[p] as object | undefined), ...named };
+    }
     Object.assign(schemas, f.schemas ?? {});
   }
   return {
