@@ -3,6 +3,7 @@ import type { Services } from '../../shared/services.js';
 import { createFastLane, type FastLane } from './fast-lane.js';
 import type { RequestStates } from './request-state.js';
 import { SchemaCache } from './schema-cache.js';
+import { useCompressedGraphiql } from './use-compressed-graphiql.js';
 import { useBodyLimit } from './use-body-limit.js';
 import { useCost } from './use-cost.js';
 import { createMaskError, useErrorCodes, useMaskedResultErrors } from './use-error-codes.js';
@@ -58,7 +59,12 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     maxRequestBodySize: false,
     logging: false,
     renderGraphiQL: renderGraphiQLLazily,
-    graphiql: { title: 'Folio GraphQL', headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }) },
+    graphiql: {
+      title: 'Folio GraphQL',
+      // The schema is the organization's: nothing shows until a token is in the headers.
+      headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }, null, 2),
+      defaultQuery: GRAPHIQL_FIRST_QUERY,
+    },
     maskedErrors: { maskError: (error) => mask(error) },
     plugins: [
       // 1. who is asking: token → org, scope, schema, delivery context
@@ -77,6 +83,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       useMaskedResultErrors(mask, states),
       // 8. the body limit, last: it wraps whichever request parser was chosen
       useBodyLimit(services.config.limits.bodyBytes),
+      // 9. the GraphiQL page, 9 MB of HTML, sent compressed
+      useCompressedGraphiql(),
     ].filter((p) => p !== false),
   });
   const server = yoga as unknown as GraphqlServer['yoga'];
@@ -86,6 +94,23 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
   return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, cache };
 }
+
+/** What GraphiQL opens with: where the token goes, since the schema depends on it. */
+const GRAPHIQL_FIRST_QUERY = `# Folio's GraphQL schema is generated from your organization's models, so it
+# depends on the token:
+#
+# 1. Open "Headers" below and replace <delivery or preview token> with a token
+#    of your organization (a delivery token reads published content, a preview
+#    token every status). The demo's tokens are printed when Folio starts.
+# 2. Re-fetch the schema: the ⟳ button in the sidebar, or Shift-Ctrl-R.
+# 3. Run the query (Ctrl-Enter); the Docs panel then lists your models.
+{
+  entryCollection(limit: 5) {
+    total
+    items { id system { title publishedAt } }
+  }
+}
+`;
 
 /**
  * GraphiQL's bundle is a 9 MB module whose source and string stay in the heap once imported

@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { serverAudits } from 'graphql-http';
 import { GraphQLClient } from 'graphql-request';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
@@ -81,6 +83,28 @@ describe('a real client', () => {
     expect(html).not.toMatch(/<script[^>]+src="https?:/);
     expect(html).not.toMatch(/<link[^>]+href="https?:/);
   });
+
+  it('GraphiQL says where the token goes, and is sent compressed (9 MB of HTML otherwise)', async () => {
+    const plain = await app.fetch('/graphql', { headers: { accept: 'text/html', 'accept-encoding': 'identity' } });
+    const html = await plain.text();
+    expect(html.length).toBeGreaterThan(5_000_000);
+    expect(html).toContain('replace <delivery or preview token> with a token');
+    for (const encoding of ['br', 'gzip']) {
+      // node's fetch would decode the body: read the raw bytes over http
+      const raw = await new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        get(`${app.baseUrl}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': `${encoding}, deflate` } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+      expect(raw.headers['content-encoding']).toBe(encoding);
+      expect(raw.headers.vary).toMatch(/Accept-Encoding/i);
+      expect(raw.bytes.length).toBeLessThan(html.length / 3);
+      const decoded = encoding === 'br' ? brotliDecompressSync(raw.bytes) : gunzipSync(raw.bytes);
+      expect(decoded.toString()).toBe(html);
+    }
+  }, 60_000);
 });
 
 describe('request body limit (BODY_LIMIT_BYTES)', () => {
