@@ -33,6 +33,8 @@ const boolFrom = (def: boolean) =>
 
 const envSchema = z.object({
   PORT: intFrom(3000, 0, 65535),
+  // 0: none (the worker process's health endpoint)
+  HEALTH_PORT: intFrom(0, 0, 65535),
   HOST: optionalString,
   DATA_DIR: optionalString,
   PUBLIC_BASE_URL: optionalString,
@@ -117,6 +119,8 @@ export interface Config {
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
+  /** Where `workers/main` answers /healthz and /readyz for container probes; unset, nowhere. */
+  healthPort?: number;
   seedDemo: boolean;
   /** Reuse GraphQL results per org content version; off: every request executes. */
   graphqlResponseCache: boolean;
@@ -174,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    healthPort: e.HEALTH_PORT || undefined,
     seedDemo: e.SEED_DEMO,
     graphqlResponseCache: e.GRAPHQL_RESPONSE_CACHE,
     ffmpegPath: e.FFMPEG_PATH,

@@ -2,6 +2,7 @@ import { createLogger } from '../shared/logger.js';
 import { closeServices, createServices } from '../shared/services.js';
 import { onShutdown } from '../shared/shutdown.js';
 import { loadConfigOrExit, startOrExit } from '../shared/startup-faults.js';
+import { startWorkerHealthServer } from './health-server.js';
 import { registerWorkers } from './register.js';
 
 /** Production worker process: runs jobs from BullMQ; scale by running more of these. */
@@ -16,10 +17,14 @@ const services = await startOrExit(config, async () => {
   registerWorkers(s);
   return s;
 });
-logger.info({ queue: services.queue.kind }, 'workers running');
+const health = config.healthPort ? await startWorkerHealthServer(services, config.healthPort) : undefined;
+logger.info({ queue: services.queue.kind, healthPort: config.healthPort }, 'workers running');
 
 onShutdown({
   logger,
   timeoutMs: config.shutdownTimeoutMs,
-  steps: () => [{ name: 'finish in-flight jobs and close connections', run: () => closeServices(services) }],
+  steps: () => [
+    { name: 'finish in-flight jobs and close connections', run: () => closeServices(services) },
+    { name: 'stop the health endpoint', run: () => new Promise<void>((resolve) => (health ? health.close(() => resolve()) : resolve())) },
+  ],
 });
