@@ -27,6 +27,14 @@ describe('parseBody: one record per recognized field set', () => {
     ]);
   });
 
+  it('serveTime in seconds (nginx $request_time) is read as milliseconds; a fraction in serveTimeMs is a line error, not a rounded 0', () => {
+    const line = (timing: string) => `{"timestamp":"${new Date().toISOString()}","clientIp":"203.0.113.7","method":"GET","host":"h","path":"/","status":200,"bytes":1,${timing}}`;
+    const body = [line('"serveTime":0.123'), line('"serveTime":"2.5"'), line('"serveTimeMs":0.123'), line('"serveTimeMs":"12"')].join('\n');
+    const parsed = parseBody(body);
+    expect(parsed.records.map((r) => r.serveTimeMs)).toEqual([123, 2500, 12]);
+    expect(parsed.errors).toEqual([{ line: 3, message: 'serveTimeMs: must be whole milliseconds (send seconds with a fraction as serveTime)' }]);
+  });
+
   it('reads Cloudflare Logpush http_requests (rfc3339 timestamps, no TTFB field)', () => {
     const line = JSON.stringify({
       ClientCountry: 'de',
