@@ -70,6 +70,10 @@ export function startupFaultLine(err: unknown, config: Pick<Config, 'dataDir'>):
   if (/Cannot lock file .*chdb|CHDB_CONNECTION: Failed to create connection/i.test(message)) {
     return `chDB, the embedded ClickHouse, is one process's engine and ${config.dataDir}/chdb is in use by another process: set CLICKHOUSE_URL when running api and workers as separate processes`;
   }
+  // The production image leaves the embedded engines out (they are optional dependencies).
+  const missing = /Cannot find (?:package|module) '(chdb|@electric-sql\/pglite)/.exec(message)?.[1];
+  if (missing === 'chdb') return 'the embedded ClickHouse (chDB) is not installed here (production images leave it out): set CLICKHOUSE_URL to a ClickHouse server';
+  if (missing) return 'the embedded Postgres (PGlite) is not installed here (production images leave it out): set DATABASE_URL to a Postgres server';
   return `start-up failed: ${message}`;
 }
 

@@ -76,6 +76,15 @@ describe('deploy/k8s', () => {
 });
 
 describe('the image', () => {
+  it('leaves the embedded engines out: chDB and PGlite are optional dependencies the Dockerfile uninstalls', () => {
+    const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };
+    for (const engine of ['chdb', '@electric-sql/pglite']) {
+      expect(pkg.optionalDependencies[engine], engine).toBeDefined();
+      expect(pkg.dependencies[engine], engine).toBeUndefined();
+    }
+    expect(readFileSync(deploy('Dockerfile'), 'utf8')).toMatch(/npm prune --omit=dev && npm uninstall [^\n]*chdb @electric-sql\/pglite/);
+  });
+
   it('the Dockerfile has a HEALTHCHECK, and .dockerignore keeps data (tokens), node_modules and .git out of the context', () => {
     expect(readFileSync(deploy('Dockerfile'), 'utf8')).toMatch(/^HEALTHCHECK [\s\S]*?CMD \["node", "-e", "[^\n]*\/readyz/m);
     const ignored = readFileSync(path.join(projectRoot, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
