@@ -47,39 +47,42 @@ export function createAuthenticator(services: Services) {
 
   return {
     authenticate,
-    /** Platform operator routes: the PLATFORM_ADMIN_TOKEN, compared in constant time. */
-    requireAdmin: ((req, _res, next) => {
-      // A closed admin API is not a wrong token: no token would do, so say how to open it.
-      const expected = services.adminToken;
-      if (!expected) return next(forbidden('The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.'));
-      let token: string;
-      try {
-        token = bearerTokenOf(req.headers.authorization);
-      } catch (err) {
-        return next(err);
-      }
-      if (!sameSecret(token, expected)) return next(invalidToken('The platform admin token is invalid.'));
-      next();
-    }) as RequestHandler,
+    /** Platform operator routes: the PLATFORM_ADMIN_TOKEN. */
+    requireAdmin: requireOperatorToken(() => services.adminToken, {
+      closed: 'The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.',
+      invalid: 'The platform admin token is invalid.',
+    }),
     /**
      * Prometheus metrics name every route, queue and failure count: operators only, with the
      * METRICS_TOKEN as a bearer token (Prometheus' `authorization` / `bearer_token_file`).
      */
-    requireMetricsToken: ((req, _res, next) => {
-      const expected = services.config.metricsToken;
-      if (!expected) return next(forbidden('Metrics are closed: set METRICS_TOKEN and scrape with "Authorization: Bearer <METRICS_TOKEN>".'));
-      let token: string;
-      try {
-        token = bearerTokenOf(req.headers.authorization);
-      } catch (err) {
-        return next(err);
-      }
-      next(sameSecret(token, expected) ? undefined : invalidToken('The metrics token is invalid.'));
-    }) as RequestHandler,
+    requireMetricsToken: requireOperatorToken(() => services.config.metricsToken, {
+      closed: 'Metrics are closed: set METRICS_TOKEN and scrape with "Authorization: Bearer <METRICS_TOKEN>".',
+      invalid: 'The metrics token is invalid.',
+    }),
   };
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+/**
+ * A route for the deployment's operator, behind a secret of the deployment (not of an
+ * organization), compared in constant time. Without the secret configured the route is closed:
+ * 403 saying how to open it, since no token could do (a wrong one is 401).
+ */
+function requireOperatorToken(expected: () => string | undefined, messages: { closed: string; invalid: string }): RequestHandler {
+  return (req, _res, next) => {
+    const secret = expected();
+    if (!secret) return next(forbidden(messages.closed));
+    let token: string;
+    try {
+      token = bearerTokenOf(req.headers.authorization);
+    } catch (err) {
+      return next(err);
+    }
+    next(sameSecret(token, secret) ? undefined : invalidToken(messages.invalid));
+  };
+}
 
 function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
