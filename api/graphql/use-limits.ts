@@ -29,8 +29,8 @@ function countTokens(source: string): number {
 
 /**
  * The org's document limits, all before any database work: document size (bytes of the query
- * text), the nesting of the variables, tokens, fields with fragment spreads expanded, then depth, aliases and directives as
- * validation rules (graphql-armor), built once per org schema.
+ * text), the shape of the variables, tokens, fields with fragment spreads expanded, then depth,
+ * aliases and directives as validation rules (graphql-armor), built once per org schema.
  *
  * Tokens are counted before parsing, not by a counting parser: yoga caches parsed documents
  * (and parse errors) by their text alone, for every org, so a limit applied while parsing would

@@ -20,8 +20,7 @@ export interface TokenVerifier {
 /**
  * Token lookups are cached for at most `ttlMs` (≤ 5 s), so a revocation reaches every instance
  * within that time even if the bus message is lost; the revoking instance evicts at once.
- */
-/**
+ *
  * Failed authentications are counted per client address in `failures` (a token bucket shared by
  * the instances through the rate limiter's store; by default 30 at once, then 30 a minute). Past
  * that, the address gets 429 with Retry-After for any token this instance has not verified
