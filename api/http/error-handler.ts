@@ -49,7 +49,15 @@ export function writeError(res: ServerResponse, err: unknown, requestId: string,
   const known = isAppError(err) ? err : (fromExpress(err as ExpressError) ?? knownError(err));
   if (!known) logger.error({ err, requestId }, 'unhandled error');
   else if (known.status >= 500) logger.warn({ requestId, code: known.code, detail: known.message, err: isAppError(err) ? undefined : err }, 'request failed');
-  const headers: Record<string, string> = { ...(known?.headers ?? {}) };
+  // An error is never stored by a cache, whatever the route had set for its success (a /files
+  // answer sets a year's Cache-Control before it reads the blob), and it names its request.
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', ...(known?.headers ?? {}) };
+  const originId = res.getHeader('X-Origin-Request-Id');
+  if (originId !== undefined) {
+    res.removeHeader('X-Origin-Request-Id');
+    headers['X-Request-Id'] = String(originId);
+  }
+  for (const name of ['ETag', 'Content-Disposition', 'Accept-Ranges', 'X-Cache']) res.removeHeader(name);
   if (known?.retryAfter !== undefined) headers['Retry-After'] = String(known.retryAfter);
   const body = JSON.stringify(failure(known ? known.reasons : [`Unexpected error. Request id: ${requestId}.`]));
   res.writeHead(known?.status ?? 500, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });

@@ -35,3 +35,18 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   if (!req.requestId) assignRequestId(req, res);
   next();
 }
+
+/**
+ * Marks a response that shared caches may store (Cache-Control: public). A CDN replays a stored
+ * response's headers on its own hits, where an X-Request-Id would claim a request that never
+ * reached Folio: such a response names its request X-Origin-Request-Id instead — the origin
+ * request that produced the stored copy, the one Folio's logs know. (Its X-Cache likewise is
+ * Folio's cache at that moment, not the CDN's.)
+ */
+export function markShareable(res: ServerResponse): void {
+  const id = res.getHeader('X-Request-Id');
+  if (id === undefined) return;
+  res.removeHeader('X-Request-Id');
+  res.setHeader('X-Origin-Request-Id', id);
+}
+

@@ -3,6 +3,7 @@ import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js
 import { playerConfig } from '../../../shared/assets/player-config.js';
 import { badRequest, notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
+import { markShareable } from '../request-context.js';
 import { renderPlayerPage, renderPlayerScript } from './render-player.js';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -29,6 +30,7 @@ export function embedRoutes(services: Services): Router {
       orientation: orientation === 'vertical' ? 'VERTICAL' : 'HORIZONTAL',
     });
     res.setHeader('Cache-Control', 'public, max-age=300');
+    markShareable(res);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     switch (m[2]) {
       case 'html':

@@ -8,6 +8,7 @@ import { notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { parseRange } from './parse-range.js';
 import { pipeBody } from './pipe-body.js';
+import { markShareable } from '../request-context.js';
 import { answeredNotModified, contentDisposition, IMMUTABLE } from './send-headers.js';
 
 // Media a browser shows by itself; anything else is offered as a download.
@@ -32,6 +33,7 @@ export function fileRoutes(services: Services): Router {
     res.setHeader('Content-Type', asset.contentType);
     res.setHeader('ETag', `"${asset.versionId}"`);
     res.setHeader('Cache-Control', IMMUTABLE);
+    markShareable(res);
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Content-Disposition', contentDisposition(INLINE.test(asset.contentType) ? 'inline' : 'attachment', asset.fileName ?? 'file'));
     res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { LRUCache } from 'lru-cache';
 import type { CachedDerivative } from '../../../shared/assets/memory-cache.js';
 import { IMMUTABLE } from '../files/send-headers.js';
+import { markShareable } from '../request-context.js';
 
 export interface ImageHead {
   contentType?: string;
@@ -13,6 +14,7 @@ export interface ImageHead {
 
 /** One writeHead per response: the hit path is mostly this and the body write. */
 export function writeImageHead(res: ServerResponse, h: ImageHead): void {
+  markShareable(res);
   res.writeHead(200, {
     'Content-Type': h.contentType ?? 'application/octet-stream',
     'Content-Length': String(h.size),
