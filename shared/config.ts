@@ -33,6 +33,7 @@ const boolFrom = (def: boolean) =>
 
 const envSchema = z.object({
   PORT: intFrom(3000, 0, 65535),
+  TRUST_PROXY: z.string().optional().transform((v) => (v === undefined || v.trim() === '' ? 'loopback, linklocal, uniquelocal' : v.trim())),
   // 0: none (the worker process's health endpoint)
   HEALTH_PORT: intFrom(0, 0, 65535),
   HOST: optionalString,
@@ -121,6 +122,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Where `workers/main` answers /healthz and /readyz for container probes; unset, nowhere. */
   healthPort?: number;
+  /** Which hops may set X-Forwarded-For (see client-address.ts). */
+  trustProxy: string;
   seedDemo: boolean;
   /** Reuse GraphQL results per org content version; off: every request executes. */
   graphqlResponseCache: boolean;
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     healthPort: e.HEALTH_PORT || undefined,
+    trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO,
     graphqlResponseCache: e.GRAPHQL_RESPONSE_CACHE,
     ffmpegPath: e.FFMPEG_PATH,

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db/index.js';
 import { migratePostgres } from './db/migrate.js';
@@ -11,6 +12,7 @@ import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
+import { compileTrustProxy, createClientAddress, type TrustProxy } from './tenancy/client-address.js';
 
 /** Everything a request handler or a job may use; built once per process from the config. */
 export interface Services {
@@ -28,6 +30,9 @@ export interface Services {
   /** The platform operator's token; undefined closes the admin API. */
   adminToken?: string;
   adminTokenFile?: string;
+  /** The hops allowed to set X-Forwarded-For (TRUST_PROXY), and the caller's address they give. */
+  trustProxy: TrustProxy;
+  clientAddress: (req: IncomingMessage) => string;
 }
 
 export interface ServiceOptions {
@@ -70,6 +75,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     resolveAdminToken(config),
   ]);
   followAssetChanges({ db, blobs, bus });
+  const trustProxy = compileTrustProxy(config.trustProxy);
   return {
     config,
     logger,
@@ -84,6 +90,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     secrets,
     adminToken: admin.token,
     adminTokenFile: admin.file,
+    trustProxy,
+    clientAddress: createClientAddress(trustProxy),
   };
 }
 

@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { jsonShapeProblem } from '../../shared/json-depth.js';
-import { clientAddressOf } from '../../shared/tenancy/authenticate.js';
 import type { Services } from '../../shared/services.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
@@ -110,7 +109,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (!params) return handOver(req, res, body);
     let tenant: ResolvedTenant;
     try {
-      tenant = await resolveTenant(deps, req.headers.authorization, requestId, clientAddressOf(req.headers['x-forwarded-for'], req.socket.remoteAddress));
+      tenant = await resolveTenant(deps, req.headers.authorization, requestId, deps.services.clientAddress(req));
     } catch (err) {
       // refused or failed: yoga answers (or masks) it, without a second attempt that would count
       // a second failed authentication

@@ -5,14 +5,13 @@ import { createDeliveryContext } from '../../shared/delivery/delivery-context.js
 import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
-import { clientAddressOf } from '../../shared/tenancy/authenticate.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { MaskError } from './use-error-codes.js';
 
 interface NodeServerContext {
-  req?: Pick<IncomingMessage, 'headers' | 'socket'> & { requestId?: string };
+  req?: IncomingMessage & { requestId?: string };
   /** Set by the fast lane when it hands a request back to yoga after resolving its tenant. */
   tenant?: ResolvedTenant;
   /** Set by the fast lane when resolving the tenant failed: answered as is, not tried again. */
@@ -39,7 +38,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           const requestId = context.req?.requestId ?? randomUUID();
           try {
             if (context.tenantError !== undefined) throw context.tenantError;
-            const client = context.req ? clientAddressOf(context.req.headers['x-forwarded-for'], context.req.socket.remoteAddress) : undefined;
+            const client = context.req ? services.clientAddress(context.req as IncomingMessage) : undefined;
             const resolved = context.tenant ?? (await resolveTenant(deps, request.headers.get('authorization') ?? undefined, requestId, client));
             rateHeadersOf.set(request, resolved.rateHeaders);
             states.set(request, resolved.state);

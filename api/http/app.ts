@@ -15,7 +15,8 @@ import { jsonRoutes, rawBodyRoutes } from './routes.js';
 export function createApp(services: Services): Application {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // req.ip (the access log) reads X-Forwarded-For as far as TRUST_PROXY allows, as everything else does
+  app.set('trust proxy', services.trustProxy);
   app.locals.services = services;
   app.locals.auth = createAuthenticator(services);
   app.locals.draining = false;

@@ -6,7 +6,7 @@ import { AppError, forbidden, invalidToken, unauthenticated, rateLimited } from 
 import type { Services } from '../../shared/services.js';
 import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
-import { bearerTokenOf, clientAddressOf } from '../../shared/tenancy/authenticate.js';
+import { bearerTokenOf } from '../../shared/tenancy/authenticate.js';
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -19,7 +19,7 @@ export function createAuthenticator(services: Services) {
       // passport-http-bearer also reads `access_token` from the query string and the body; only
       // the (normalized) header may carry a token, whatever else the request holds.
       if (req.headers.authorization !== `Bearer ${token}`) return done(invalidToken('Send the token in the Authorization header as "Bearer <token>".'));
-      services.auth.verify(token, clientAddressOf(req.headers['x-forwarded-for'], req.socket.remoteAddress)).then(
+      services.auth.verify(token, services.clientAddress(req)).then(
         (identity) => done(null, identity),
         (err: unknown) => done(err),
       );

@@ -99,13 +99,3 @@ export function bearerTokenOf(authorization: string | undefined): string {
 export async function authenticateBearer(services: { auth: TokenVerifier }, authorization: string | undefined, client?: string): Promise<TokenIdentity> {
   return services.auth.verify(bearerTokenOf(authorization), client);
 }
-
-/**
- * The caller's address as Express's `req.ip` reads it with 'trust proxy' on: the first
- * X-Forwarded-For entry, else the socket's peer. One reading for REST and GraphQL.
- */
-export function clientAddressOf(forwardedFor: string | string[] | undefined, peer: string | undefined): string {
-  const header = Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor;
-  const first = header?.split(',')[0]?.trim();
-  return first || peer || 'unknown';
-}

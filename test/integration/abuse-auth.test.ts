@@ -57,6 +57,27 @@ describe('failed authentication', () => {
   });
 });
 
+describe('the client address (TRUST_PROXY)', () => {
+  it('is the nearest hop that is not a trusted proxy: forged X-Forwarded-For entries before it change nothing', async () => {
+    // the socket's peer (loopback) is a trusted proxy by default; 198.51.100.20 is what it saw
+    for (let i = 0; i < BURST; i++) {
+      const res = await app.json('/management/v1/models', { token: unknownToken(i), headers: from(`6.6.6.${i}, 198.51.100.20`) });
+      expect(res.status).toBe(401);
+    }
+    expect((await app.json('/management/v1/models', { token: unknownToken(0), headers: from('7.7.7.7, 198.51.100.20') })).status).toBe(429);
+  });
+
+  it('TRUST_PROXY=false: X-Forwarded-For is ignored, the peer is the client', async () => {
+    const direct = await startTestApp({ workers: false, env: { AUTH_FAILURES_BURST: '3', TRUST_PROXY: 'false' } });
+    try {
+      for (let i = 0; i < 3; i++) expect((await direct.json('/management/v1/models', { token: unknownToken(i), headers: from(`203.0.113.${i}`) })).status).toBe(401);
+      expect((await direct.json('/management/v1/models', { token: unknownToken(9), headers: from('203.0.113.99') })).status).toBe(429);
+    } finally {
+      await direct.close();
+    }
+  });
+});
+
 describe('/metrics', () => {
   it('asks for the METRICS_TOKEN', async () => {
     expect((await app.fetch('/metrics')).status).toBe(401);
