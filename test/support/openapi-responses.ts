@@ -17,23 +17,43 @@ interface Route {
   operation: Operation;
 }
 
-let compiled: { routes: Route[]; ajv: Ajv2020; validators: Map<string, ValidateFunction> } | undefined;
+interface Compiled {
+  routes: Route[];
+  ajv: Ajv2020;
+  /** Validators by the text of their schema: hundreds of responses share a few dozen schemas. */
+  validators: Map<string, ValidateFunction>;
+}
+let compiled: Compiled | undefined;
 
-function setup() {
+const schemaOf = (operation: Operation, status: number) => operation.responses?.[String(status)]?.content?.['application/json']?.schema;
+
+/**
+ * Everything is compiled on first use, at once: a suite's first request (usually in its setup)
+ * pays for it, not a request whose event-loop time a test measures.
+ */
+function setup(): Compiled {
   if (compiled) return compiled;
   const doc = buildOpenApiDocument('http://x') as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   ajv.addSchema({ $id: 'folio', components: doc.components });
   const routes: Route[] = [];
+  const validators = new Map<string, ValidateFunction>();
   for (const [template, methods] of Object.entries(doc.paths)) {
     // a template segment matches one path segment; literal parts stay literal
     const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-    for (const [method, operation] of Object.entries(methods)) routes.push({ method: method.toUpperCase(), pattern, template, operation });
+    for (const [method, operation] of Object.entries(methods)) {
+      routes.push({ method: method.toUpperCase(), pattern, template, operation });
+      for (const response of Object.values(operation.responses ?? {})) {
+        const schema = response.content?.['application/json']?.schema;
+        const key = JSON.stringify(schema ?? null);
+        if (schema && !validators.has(key)) validators.set(key, ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"folio#/components/'))));
+      }
+    }
   }
   // the more literal template first, where two could match one path
   routes.sort((a, b) => a.template.split('{').length - b.template.split('{').length);
-  compiled = { routes, ajv, validators: new Map() };
+  compiled = { routes, ajv, validators };
   return compiled;
 }
 
@@ -43,15 +63,9 @@ export function responseProblems(method: string, pathname: string, status: numbe
   const { routes, ajv, validators } = setup();
   const route = routes.find((r) => r.method === method && r.pattern.test(pathname));
   if (!route) return null;
-  const schema = route.operation.responses?.[String(status)]?.content?.['application/json']?.schema;
+  const schema = schemaOf(route.operation, status);
   if (!schema) return null;
-  const key = `${route.method} ${route.template} ${status}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    const rewritten = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"folio#/components/'));
-    validate = ajv.compile(rewritten);
-    validators.set(key, validate);
-  }
+  const validate = validators.get(JSON.stringify(schema))!;
   if (validate(body)) return null;
-  return `${key} does not match the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
+  return `${route.method} ${route.template} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors, { separator: '; ' })}`;
 }
