@@ -14,6 +14,8 @@ for (const file of process.argv.slice(2)) {
     continue;
   }
   console.log(`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`);
+  const onGateway = report.testResults.flatMap((f) => f.assertionResults).filter((t) => t.fullName.includes('RADOS Gateway'));
+  if (onGateway.length > 0) console.log(`  of which the blob contract on the RADOS Gateway: ${onGateway.filter((t) => t.status === 'passed').length} passed, ${onGateway.filter((t) => t.status === 'failed').length} failed`);
   passed += report.numPassedTests;
   failed += report.numFailedTests + (report.numFailedTestSuites ?? 0);
   skipped += report.numPendingTests + report.numTodoTests;

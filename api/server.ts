@@ -4,11 +4,16 @@ import { closeServices, type Services } from '../shared/services.js';
 import { closeServer, type ShutdownStep } from '../shared/shutdown.js';
 import { createApp } from './http/app.js';
 import { frontDoor } from './http/front-door.js';
+import { createGraphqlServer, type GraphqlServer } from './graphql/yoga.js';
 
 /** Creates the app and listens; resolves once the port is bound. */
-export async function startHttpServer(services: Services, options: { port: number; host?: string }): Promise<{ server: Server; app: Application; url: string }> {
+export async function startHttpServer(
+  services: Services,
+  options: { port: number; host?: string },
+): Promise<{ server: Server; app: Application; graphql: GraphqlServer; url: string }> {
   const app = createApp(services);
-  const server = createServer(frontDoor(services, app));
+  const graphql = createGraphqlServer(services, { responseCache: services.config.graphqlResponseCache });
+  const server = createServer(frontDoor(services, app, graphql));
   // Behind load balancers, keep-alive must outlive theirs (commonly 60 s).
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -18,7 +23,7 @@ export async function startHttpServer(services: Services, options: { port: numbe
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  return { server, app, url: `http://${options.host ?? 'localhost'}:${port}` };
+  return { server, app, graphql, url: `http://${options.host ?? 'localhost'}:${port}` };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface Metrics {
   rateLimitFailOpen: Counter<string>;
   ingestDeadLetters: Counter<string>;
   imageMissesRefused: Counter<string>;
+  /** Transforms actually run (not joined, not skipped as already done). */
+  imageTransforms: Counter<'format'>;
 }
 
 /** One registry per process (tests create several apps, so nothing is global). */
@@ -56,5 +58,6 @@ export function createMetrics(): Metrics {
       help: "Image transforms refused (429) because the organization used its minute's budget of megapixels",
       registers: [registry],
     }),
+    imageTransforms: new Counter({ name: 'folio_image_transforms_total', help: 'Image derivatives produced by sharp', labelNames: ['format'], registers: [registry] }),
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from './config.js';
-import type { Queryable } from './db/index.js';
+import type { Queryable } from './adapters/db/index.js';
 import { generateToken } from './tenancy/token-format.js';
 
 export interface Secrets {

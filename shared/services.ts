@@ -1,13 +1,17 @@
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
-import { createDb, type Db } from './db/index.js';
-import { migratePostgres } from './db/migrate.js';
-import { createBlobStore, type BlobStore } from './blobs/index.js';
-import { createQueue, type JobQueue } from './queue/index.js';
-import { createAnalyticsStore, type AnalyticsStore } from './analytics/index.js';
+import { createDb, type Db } from './adapters/db/index.js';
+import { migratePostgres } from './adapters/db/migrate.js';
+import { createBlobStore, type BlobStore } from './adapters/blobs/index.js';
+import { createQueue, type JobQueue } from './adapters/queue/index.js';
+import { createAnalyticsStore, type AnalyticsStore } from './adapters/clickhouse/index.js';
 import { followAssetChanges } from './assets/asset-invalidation.js';
-import { createEventBus, type EventBus } from './bus/index.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit/index.js';
+import { createAssetCaches, type AssetCaches } from './assets/asset-caches.js';
+import { locateFfmpeg } from './assets/ffmpeg.js';
+import { createImagePathVerifier, type ImagePathVerifier } from './assets/verified-image-paths.js';
+import { createEnricher, type Enricher } from './ingest/enrich.js';
+import { createEventBus, type EventBus } from './adapters/bus/index.js';
+import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
 import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
@@ -33,6 +37,14 @@ export interface Services {
   /** The hops allowed to set X-Forwarded-For (TRUST_PROXY), and the caller's address they give. */
   trustProxy: TrustProxy;
   clientAddress: (req: IncomingMessage) => string;
+  /** This process's memory of asset rows, originals and derivatives (see AssetCaches). */
+  assetCaches: AssetCaches;
+  /** The ffmpeg binary for video posters (FFMPEG_PATH or an npm package), looked up once; null when there is none. */
+  ffmpeg: () => Promise<string | null>;
+  /** Checks `/img/…` signatures with this process's signing secret, remembering good paths. */
+  verifyImagePath: ImagePathVerifier;
+  /** Turns log records into rows (GeoIP, user agents, referers); opened on first use, then shared. */
+  enricher: () => Promise<Enricher>;
 }
 
 export interface ServiceOptions {
@@ -52,7 +64,7 @@ export interface ServiceOptions {
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Services> {
   const ns = options.namespace ? `${options.namespace}:` : '';
   const db = options.inMemoryDb && !config.databaseUrl
-    ? await (await import('./db/pglite.js')).createPgliteDb({ inMemory: true })
+    ? await (await import('./adapters/db/pglite.js')).createPgliteDb({ inMemory: true })
     : await createDb(config);
   const migrations = await migratePostgres(db);
   if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'postgres migrations applied');
@@ -74,7 +86,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     loadSecrets(db, config),
     resolveAdminToken(config),
   ]);
-  followAssetChanges({ db, blobs, bus });
+  const assetCaches = createAssetCaches();
+  followAssetChanges({ assetCaches, bus });
   const trustProxy = compileTrustProxy(config.trustProxy);
   return {
     config,
@@ -92,7 +105,17 @@ export async function createServices(config: Config, logger: Logger, options: Se
     adminTokenFile: admin.file,
     trustProxy,
     clientAddress: createClientAddress(trustProxy),
+    assetCaches,
+    ffmpeg: once(() => locateFfmpeg(config.ffmpegPath)),
+    verifyImagePath: createImagePathVerifier(secrets.signing),
+    enricher: once(() => createEnricher()),
   };
+}
+
+/** `f`, called at most once: the first call's result is kept (a lazily created service). */
+function once<T>(f: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: f() }).value;
 }
 
 /** Closes in dependency order: stop jobs first, then stores. Each close is attempted. */

@@ -1,6 +1,17 @@
 import { drainSpool, processSpooledBatch } from '../shared/ingest/process-batch.js';
 import { pruneDoneBatches } from '../shared/ingest/spool-repository.js';
-import type { Services } from '../shared/services.js';
+import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+
+declare module '../shared/adapters/queue/jobs.js' {
+  interface JobMap {
+    /** Moves one spooled CDN log batch into ClickHouse. */
+    'log-ingest': { payload: LogIngestPayload; result: { inserted: boolean } };
+  }
+}
+
+export interface LogIngestPayload extends JobBase {
+  batchId: string;
+}
 
 /** How often the drainer looks for spooled batches whose job failed or was lost. */
 const DRAIN_INTERVAL_MS = 5000;
@@ -13,25 +24,24 @@ const KEEP_DONE_DAYS = 7;
  * the drainer retries whatever is still pending (ClickHouse was down, a job was lost in a crash),
  * so the backlog drains on its own once ClickHouse is back.
  */
-export function registerLogIngest(services: Services): void {
-  services.queue.process(
-    'log-ingest',
-    async (payload) => ({ inserted: await processSpooledBatch(services, payload.orgId, payload.batchId) }),
-    { concurrency: 2 },
-  );
-  let running = false;
-  let prunedAt = 0;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    const prune = Date.now() - prunedAt > PRUNE_INTERVAL_MS;
-    if (prune) prunedAt = Date.now();
-    drainSpool(services)
-      .then(() => (prune ? pruneDoneBatches(services.db, KEEP_DONE_DAYS) : 0))
-      .catch((err: unknown) => services.logger.warn({ err }, 'log-ingest: spool drain failed'))
-      .finally(() => {
-        running = false;
-      });
-  }, DRAIN_INTERVAL_MS);
-  timer.unref();
-}
+export const logIngestJob: JobDefinition<'log-ingest'> = {
+  handler: (services) => async (payload) => ({ inserted: await processSpooledBatch(services, payload.orgId, payload.batchId) }),
+  options: { concurrency: 2 },
+  start(services) {
+    let running = false;
+    let prunedAt = 0;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      const prune = Date.now() - prunedAt > PRUNE_INTERVAL_MS;
+      if (prune) prunedAt = Date.now();
+      drainSpool(services)
+        .then(() => (prune ? pruneDoneBatches(services.db, KEEP_DONE_DAYS) : 0))
+        .catch((err: unknown) => services.logger.warn({ err }, 'log-ingest: spool drain failed'))
+        .finally(() => {
+          running = false;
+        });
+    }, DRAIN_INTERVAL_MS);
+    timer.unref();
+  },
+};

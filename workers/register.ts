@@ -1,13 +1,30 @@
+import type { JobDefinition, JobName } from '../shared/adapters/queue/jobs.js';
 import type { Services } from '../shared/services.js';
-import { registerEcho } from './echo.js';
-import { registerImageTransform } from './image-transform.js';
-import { registerLogIngest } from './log-ingest.js';
-import { registerScheduledPublish } from './scheduled-publish.js';
+import { echoJob } from './echo.js';
+import { imageTransformJob } from './image-transform.js';
+import { logIngestJob } from './log-ingest.js';
+import { scheduledPublishJob } from './scheduled-publish.js';
 
-/** The one list of job handlers this process runs. */
+/**
+ * Every job, one line each. A job declared in the map (its file under `workers/`) but missing
+ * here fails to compile.
+ */
+const JOBS: { [N in JobName]: JobDefinition<N> } = {
+  echo: echoJob,
+  'image-transform': imageTransformJob,
+  'log-ingest': logIngestJob,
+  'entry-publish-scheduled': scheduledPublishJob,
+};
+
+/** Every queue, for metrics and readiness. */
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
+
+/** Runs every job's handler in this process. */
 export function registerWorkers(services: Services): void {
-  registerEcho(services);
-  registerImageTransform(services);
-  registerLogIngest(services);
-  registerScheduledPublish(services);
+  for (const name of JOB_NAMES) register(services, name, JOBS[name]);
+}
+
+function register<N extends JobName>(services: Services, name: N, job: JobDefinition<N>): void {
+  services.queue.process(name, job.handler(services), job.options);
+  job.start?.(services);
 }

@@ -3,6 +3,7 @@ import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js'
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
 import { authenticateBearer } from '../../shared/tenancy/authenticate.js';
+import { rateLimitHeaders } from '../../shared/adapters/rate-limit/index.js';
 import type { RequestState } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
 
@@ -50,7 +51,7 @@ export async function resolveTenant(
   if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
   // The per-token rate limit of every API: 429 RATE_LIMITED with Retry-After.
   const rate = await services.rateLimiter.consume(identity.tokenId);
-  const rateHeaders = { 'RateLimit-Limit': String(rate.limit), 'RateLimit-Remaining': String(rate.remaining), 'RateLimit-Reset': String(rate.resetSeconds) };
+  const rateHeaders = rateLimitHeaders(rate);
   if (!rate.allowed) throw rateLimitedError('Rate limit exceeded; retry later.', rate.retryAfterSeconds, rateHeaders);
   const org = await cache.get(identity.orgId);
   if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');

@@ -1,7 +1,7 @@
 import type { GraphQLSchema, ValidationRule } from 'graphql';
 import { LRUCache } from 'lru-cache';
-import type { EventBus } from '../../shared/bus/index.js';
-import type { Queryable } from '../../shared/db/index.js';
+import type { EventBus } from '../../shared/adapters/bus/index.js';
+import type { Queryable } from '../../shared/adapters/db/index.js';
 import { orgModels } from '../../shared/delivery/delivery-context.js';
 import type { OrgModels } from '../../shared/delivery/loaders.js';
 import { readOrgModels, readOrgSchemaState, type GraphqlLimits } from '../../shared/delivery/org-schema-source.js';

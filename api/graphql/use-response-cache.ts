@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import type { Queryable } from '../../shared/db/index.js';
+import type { Queryable } from '../../shared/adapters/db/index.js';
 import type { ExecutionResult } from 'graphql';
 import { print } from 'graphql';
 import { readContentVersion } from '../../shared/delivery/org-schema-source.js';

@@ -17,7 +17,6 @@ export function createApp(services: Services): Application {
   app.disable('x-powered-by');
   // req.ip (the access log) reads X-Forwarded-For as far as TRUST_PROXY allows, as everything else does
   app.set('trust proxy', services.trustProxy);
-  app.locals.services = services;
   app.locals.auth = createAuthenticator(services);
   app.locals.draining = false;
 

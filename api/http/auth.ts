@@ -7,6 +7,7 @@ import type { Services } from '../../shared/services.js';
 import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
 import { bearerTokenOf } from '../../shared/tenancy/authenticate.js';
+import { rateLimitHeaders } from '../../shared/adapters/rate-limit/index.js';
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -92,9 +93,7 @@ function sameSecret(a: string, b: string): boolean {
 
 function applyRateLimit(services: Services, req: Request, res: Response, next: NextFunction) {
   services.rateLimiter.consume(req.tenant!.tokenId).then((d) => {
-    res.setHeader('RateLimit-Limit', String(d.limit));
-    res.setHeader('RateLimit-Remaining', String(d.remaining));
-    res.setHeader('RateLimit-Reset', String(d.resetSeconds));
+    for (const [name, value] of Object.entries(rateLimitHeaders(d))) res.setHeader(name, value);
     if (!d.allowed) return next(rateLimited(d.retryAfterSeconds));
     next();
   }, next);
@@ -118,17 +117,6 @@ export const requireAdmin: RequestHandler = (req, res, next) => authenticatorOf(
 
 /** `/metrics`: the METRICS_TOKEN. */
 export const requireMetricsToken: RequestHandler = (req, res, next) => authenticatorOf(req).requireMetricsToken(req, res, next);
-
-/**
- * Authenticates when an Authorization header is present without answering: sets `req.tenant` or
- * `req.authError` (GraphQL renders auth failures itself, in its own error shape).
- */
-export const attachTenant: RequestHandler = (req, res, next) => {
-  authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
-    if (err) req.authError = err;
-    next();
-  });
-};
 
 /** The caller of a route behind `requireScope`. */
 export function tenantOf(req: Request): TenantContext {

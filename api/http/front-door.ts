@@ -1,11 +1,12 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Application } from 'express';
 import { graphqlHandler } from '../graphql/index.js';
+import type { GraphqlServer } from '../graphql/yoga.js';
 import type { Services } from '../../shared/services.js';
 import { recordRequest } from './access-log.js';
 import { imageHandler } from './img/image-routes.js';
 import { imageMemoryHits } from './img/memory-hits.js';
-import { IMG } from './img/verified-paths.js';
+import { IMG } from '../../shared/assets/verified-image-paths.js';
 import { writeError } from './error-handler.js';
 import { assignRequestId } from './request-context.js';
 
@@ -20,8 +21,8 @@ const isGraphql = (url: string) => url.startsWith('/graphql') && (url.length ===
  * cost of a memory hit; each of them is logged and timed like the Express routes. Everything
  * else goes to the Express app.
  */
-export function frontDoor(services: Services, app: Application): RequestListener {
-  const graphql = graphqlHandler(services);
+export function frontDoor(services: Services, app: Application, graphqlServer: GraphqlServer): RequestListener {
+  const graphql = graphqlHandler(graphqlServer);
   const imageHit = imageMemoryHits(services);
   const image = imageHandler(services);
   return (req: IncomingMessage, res: ServerResponse) => {

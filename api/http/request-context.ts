@@ -10,8 +10,6 @@ declare global {
     interface Request {
       requestId: string;
       tenant?: TenantContext;
-      /** Set by `attachTenant` when authentication failed. */
-      authError?: unknown;
     }
   }
 }

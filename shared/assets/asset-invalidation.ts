@@ -1,10 +1,8 @@
-import type { BlobStore } from '../blobs/index.js';
-import { assetFilesPrefix, originalsPrefix } from '../blobs/keys.js';
-import type { EventBus } from '../bus/index.js';
-import type { Queryable } from '../db/index.js';
+import { assetFilesPrefix, originalsPrefix } from '../adapters/blobs/keys.js';
+import type { EventBus } from '../adapters/bus/index.js';
 import type { Logger } from '../logger.js';
 import { forgetAsset } from './asset-read-cache.js';
-import { evictAsset } from './memory-cache.js';
+import { evictAsset, type AssetCaches } from './asset-caches.js';
 
 export interface AssetChange {
   orgId: string;
@@ -14,14 +12,13 @@ export interface AssetChange {
 }
 
 interface Caches {
-  db: Queryable;
-  blobs: BlobStore;
+  assetCaches: AssetCaches;
 }
 
 /** Forgets the asset in this process: its cached row, and with `bytes` its originals and derivatives in memory. */
 function forgetHere(caches: Caches, change: AssetChange): void {
-  forgetAsset(caches.db, change.orgId, change.assetId);
-  if (change.bytes) evictAsset(caches.blobs, [originalsPrefix(change.orgId, change.assetId), assetFilesPrefix(change.orgId, change.assetId)]);
+  forgetAsset(caches.assetCaches, change.orgId, change.assetId);
+  if (change.bytes) evictAsset(caches.assetCaches, [originalsPrefix(change.orgId, change.assetId), assetFilesPrefix(change.orgId, change.assetId)]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { ASSET_COLUMNS, toAsset, type AssetRow } from './asset-row.js';
 import type { Asset, AssetType, FocalPoint, RatioFocalPoint } from './types.js';
 

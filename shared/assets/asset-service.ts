@@ -1,15 +1,15 @@
 import type { Readable } from 'node:stream';
-import type { BlobStore } from '../blobs/index.js';
-import type { EventBus } from '../bus/index.js';
-import { assetFilesPrefix, originalKey, originalsPrefix } from '../blobs/keys.js';
+import type { BlobStore } from '../adapters/blobs/index.js';
+import type { EventBus } from '../adapters/bus/index.js';
+import { assetFilesPrefix, originalKey, originalsPrefix } from '../adapters/blobs/keys.js';
 import { bumpContentVersion } from '../content/org-versions.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../adapters/db/index.js';
 import { notFound, unprocessable } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import { deleteAsset, findAsset, insertAsset, patchAsset, replaceAssetContent, type AssetMetadata, type AssetPatch } from './asset-repository.js';
 import { announceAssetChange } from './asset-invalidation.js';
-import { locateFfmpeg } from './ffmpeg.js';
+import type { AssetCaches } from './asset-caches.js';
 import { storeUpload } from './store-upload.js';
 import type { Asset } from './types.js';
 
@@ -21,8 +21,9 @@ export interface AssetServiceDeps {
   logger?: Logger;
   /** Upload size limit in bytes (413 beyond). */
   maxBytes: number;
-  /** Configured ffmpeg binary for video posters (FFMPEG_PATH). */
-  ffmpegPath?: string;
+  /** The ffmpeg binary for video posters, when one is found (none: posters are not extracted). */
+  ffmpeg?: () => Promise<string | null>;
+  assetCaches: AssetCaches;
 }
 
 /** Removes every object under a prefix; used for cleanup, so failures are swallowed. */
@@ -44,7 +45,7 @@ async function dropVersion(blobs: BlobStore, orgId: string, content: { versionId
 /** Upload → blob, then the row and the org's content version in one transaction; a failed row removes the blob. */
 export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata): Promise<Asset> {
   const id = newId();
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg(deps.ffmpegPath) }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null }, { orgId, assetId: id }, source, deps.maxBytes);
   try {
     return await deps.db.transaction(async (tx) => {
       const asset = await insertAsset(tx, orgId, id, content, meta);
@@ -64,7 +65,7 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
     source.resume();
     throw notFound(`Asset "${id}"`);
   }
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: await locateFfmpeg(deps.ffmpegPath) }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null }, { orgId, assetId: id }, source, deps.maxBytes);
   let asset: Asset | null;
   try {
     asset = await deps.db.transaction(async (tx) => {
@@ -85,7 +86,7 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
   return asset;
 }
 
-export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger'>, orgId: string, id: string, patch: AssetPatch): Promise<Asset> {
+export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger' | 'assetCaches'>, orgId: string, id: string, patch: AssetPatch): Promise<Asset> {
   const updated = await deps.db.transaction(async (tx) => {
     const current = await findAsset(tx, orgId, id, { forUpdate: true });
     if (!current) throw notFound(`Asset "${id}"`);
@@ -108,7 +109,7 @@ export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 
 }
 
 /** Soft delete of the row; originals, derivatives and posters are removed from the blob store. */
-export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger'>, orgId: string, id: string): Promise<void> {
+export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger' | 'assetCaches'>, orgId: string, id: string): Promise<void> {
   const asset = await deps.db.transaction(async (tx) => {
     const deleted = await deleteAsset(tx, orgId, id);
     if (deleted) await bumpContentVersion(tx, orgId);

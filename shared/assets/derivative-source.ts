@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/index.js';
-import { assetDerivativeKey, originalKey } from '../blobs/keys.js';
+import type { Queryable } from '../adapters/db/index.js';
+import { assetDerivativeKey, originalKey } from '../adapters/blobs/keys.js';
 import { badRequest, notFound } from '../errors/index.js';
+import type { AssetCaches } from './asset-caches.js';
 import { findAssetForDelivery } from './asset-read-cache.js';
 import { encodeOps, extOfFormat } from './image-ops.js';
 import { isTransformable } from './source-format.js';
@@ -30,12 +31,12 @@ export interface DerivativeSource {
 const sizeOf = (a: { width: number | null; height: number | null }) => (a.width && a.height ? { width: a.width, height: a.height } : null);
 
 /** Where a derivative's pixels come from: the asset's original, or a video's poster. 404 for unknown or outdated assets. */
-export async function resolveDerivativeSource(db: Queryable, parts: ImagePathParts): Promise<DerivativeSource> {
-  const asset = await findAssetForDelivery(db, parts.orgId, parts.assetId);
+export async function resolveDerivativeSource(db: Queryable, caches: AssetCaches, parts: ImagePathParts): Promise<DerivativeSource> {
+  const asset = await findAssetForDelivery(db, caches, parts.orgId, parts.assetId);
   if (!asset || asset.versionId !== parts.versionId) throw notFound('Image');
   if (asset.type === 'VIDEO' || asset.type === 'VIDEO_PLAYLIST') {
     if (asset.posterAssetId) {
-      const poster = await findAssetForDelivery(db, parts.orgId, asset.posterAssetId);
+      const poster = await findAssetForDelivery(db, caches, parts.orgId, asset.posterAssetId);
       if (poster && isTransformable(poster.contentType)) {
         return { sourceKey: originalKey(parts.orgId, poster.id, poster.versionId), ...derivativeKeyOf(parts, `poster:${poster.id}:${poster.versionId}`), immutable: false, size: sizeOf(poster) };
       }

@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
  * `ffmpeg-static`). Folio depends on none: their Linux binaries are GPL builds, a distribution
  * decision left to whoever deploys. Without one, poster extraction is skipped.
  */
-const located = new Map<string, Promise<string | null>>();
 
 async function firstExecutable(candidates: Array<() => unknown>): Promise<string | null> {
   for (const candidate of candidates) {
@@ -29,13 +28,7 @@ async function firstExecutable(candidates: Array<() => unknown>): Promise<string
 /** `from`: where npm packages are resolved from, as a file URL (this module's place by default). */
 export function locateFfmpeg(configured?: string, from: string = import.meta.url): Promise<string | null> {
   const require = createRequire(from);
-  const key = `${configured ?? ''}\n${from}`;
-  let found = located.get(key);
-  if (!found) {
-    found = firstExecutable([...(configured ? [() => configured] : []), () => require('@ffmpeg-installer/ffmpeg'), () => require('ffmpeg-static')]);
-    located.set(key, found);
-  }
-  return found;
+  return firstExecutable([...(configured ? [() => configured] : []), () => require('@ffmpeg-installer/ffmpeg'), () => require('ffmpeg-static')]);
 }
 
 /** One JPEG frame at `atSeconds` (or the first frame of a shorter video), or null on any failure. */

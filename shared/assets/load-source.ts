@@ -1,35 +1,24 @@
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '../adapters/blobs/index.js';
 import { notFound } from '../errors/index.js';
-import { PermanentJobError } from '../queue/errors.js';
+import { PermanentJobError } from '../adapters/queue/errors.js';
 import { MAX_INPUT_PIXELS } from './limits.js';
-import { memoryCaches } from './memory-cache.js';
-import { probeImage, type ImageHeader } from './probe-image.js';
+import type { AssetCaches, LoadedSource } from './asset-caches.js';
+import { probeImage } from './probe-image.js';
 
 /** Bigger sources cannot be under the pixel limit in any format sharp reads here. */
 const MAX_SOURCE_BYTES = MAX_INPUT_PIXELS * 4 + 64 * 1024 * 1024;
-
-export interface LoadedSource {
-  input: Buffer;
-  header: ImageHeader;
-}
-
-// Loads under way, per store: a page that goes live asks for several derivatives of one new
-// image at once, and each of their jobs would otherwise read and probe the whole original.
-const loading = new WeakMap<BlobStore, Map<string, Promise<LoadedSource>>>();
 
 /**
  * An original's bytes and header for a transform: from this process's caches when it holds
  * them, else read and probed once however many jobs ask at the same time. Refuses (without
  * keeping anything) what is missing, too large or not a readable image within the pixel limit.
  */
-export function loadSource(blobs: BlobStore, key: string): Promise<LoadedSource> {
-  const caches = memoryCaches(blobs);
+export function loadSource(blobs: BlobStore, caches: AssetCaches, key: string): Promise<LoadedSource> {
   const input = caches.sources.get(key);
   const header = caches.sourceHeaders.get(key);
   if (input && header) return Promise.resolve({ input, header });
 
-  let inflight = loading.get(blobs);
-  if (!inflight) loading.set(blobs, (inflight = new Map()));
+  const inflight = caches.loading;
   let load = inflight.get(key);
   if (!load) {
     load = (async () => {

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore } from '../blobs/index.js';
-import { posterKey } from '../blobs/keys.js';
+import type { BlobStore } from '../adapters/blobs/index.js';
+import { posterKey } from '../adapters/blobs/keys.js';
 import { extractFrame } from './ffmpeg.js';
 
 /**

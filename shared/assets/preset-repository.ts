@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import type { ImagePreset, ImagePresetOptions } from './types.js';
 
 /** All SQL on `image_presets`. */

@@ -1,5 +1,5 @@
 import { bumpContentVersion } from '../content/org-versions.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../adapters/db/index.js';
 import { deletePreset, upsertPreset } from './preset-repository.js';
 import type { ImagePresetOptions } from './types.js';
 

@@ -1,9 +1,9 @@
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '../adapters/blobs/index.js';
 import { AppError, isAppError, notFound, unprocessable } from '../errors/index.js';
-import type { JobPayload, JobResult } from '../queue/jobs.js';
+import type { JobPayload, JobResult } from '../adapters/queue/jobs.js';
 import { parseOps } from './image-ops.js';
 import { loadSource } from './load-source.js';
-import { memoryCaches } from './memory-cache.js';
+import type { AssetCaches } from './asset-caches.js';
 import { transformImage } from './transform-image.js';
 import type { OutputFormat } from './types.js';
 
@@ -12,14 +12,14 @@ import type { OutputFormat } from './types.js';
  * once the derivative exists (a worker killed after writing it, two keys racing).
  */
 export async function runTransformJob(
-  deps: { blobs: BlobStore; onTransform?: (format: OutputFormat) => void; timeoutSeconds?: number },
+  deps: { blobs: BlobStore; assetCaches: AssetCaches; onTransform?: (format: OutputFormat) => void; timeoutSeconds?: number },
   payload: JobPayload<'image-transform'>,
 ): Promise<JobResult<'image-transform'>> {
   const existing = await deps.blobs.head(payload.derivativeKey);
   if (existing && existing.size > 0) return { derivativeKey: payload.derivativeKey, size: existing.size, contentType: existing.contentType ?? 'application/octet-stream', transformed: false };
 
   const ops = parseOps(payload.ops, payload.ext) as ReturnType<typeof parseOps> & { format: OutputFormat };
-  const { input, header } = await loadSource(deps.blobs, payload.sourceKey);
+  const { input, header } = await loadSource(deps.blobs, deps.assetCaches, payload.sourceKey);
   const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header }).catch((err: unknown) => {
     if (isAppError(err)) throw err;
     // libvips refuses corrupt or truncated data with an error (never a crash): retrying cannot help.
@@ -31,7 +31,7 @@ export async function runTransformJob(
   await deps.blobs.put(payload.derivativeKey, out.data, { contentType: out.contentType, durable: false });
   // An asset deleted while this job ran has lost its original by now (deletion removes originals
   // before sweeping derivatives): drop what we wrote, or hits would keep serving it.
-  const caches = memoryCaches(deps.blobs);
+  const caches = deps.assetCaches;
   if (!(await deps.blobs.head(payload.sourceKey))) {
     await deps.blobs.delete(payload.derivativeKey);
     caches.sources.delete(payload.sourceKey);

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { BlobStore } from '../blobs/index.js';
-import { originalKey } from '../blobs/keys.js';
+import type { BlobStore } from '../adapters/blobs/index.js';
+import { originalKey } from '../adapters/blobs/keys.js';
 import { badRequest } from '../errors/index.js';
 import { newVersionId } from '../ids.js';
 import type { AssetContent } from './asset-repository.js';

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import type { BuildAssetUrlContext } from './build-asset-url.js';
 import { presetMap } from './preset-repository.js';
 

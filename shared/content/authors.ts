@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { conflict } from '../errors/index.js';
 import { clientIdSchema } from './entry-input.js';
-import { hasEdgesTo } from './resource-store.js';
+import { hasEdgesTo } from './resource-repository.js';
 import type { ResourceDef } from './resources.js';
-import { findAssetTypes } from './target-store.js';
+import { findAssetTypes } from './target-repository.js';
 
 const text = (max = 500) => z.string().max(max).nullable().optional();
 

@@ -1,5 +1,5 @@
-import type { EventBus } from '../bus/index.js';
-import type { Db } from '../db/index.js';
+import type { EventBus } from '../adapters/bus/index.js';
+import type { Db } from '../adapters/db/index.js';
 
 /** What the content domain needs from `Services` (a structural subset, so tests can pass either). */
 export interface ContentDeps {

@@ -1,14 +1,14 @@
-import type { Queryable } from '../db/index.js';
-import { conflict, notFound, unprocessable } from '../errors/index.js';
+import type { Queryable } from '../adapters/db/index.js';
+import { conflict, isAppError, notFound, unprocessable, type AppError } from '../errors/index.js';
 import { newId, newVersionId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
 import type { EntryInput, EntryPatch } from './entry-input.js';
 import { prepareEntries, type PreparedContent } from './entry-prepare.js';
-import { findEntryRows, insertEdges, insertEntryRows, lockEntryKey } from './entry-store.js';
-import { publish, writeContent, type EntryRows } from './entry-transitions.js';
+import { findEntryRows, findEntryRowsOf, insertEdges, insertEntryRows, lockEntryKeys } from './entry-repository.js';
+import { applyContentPlans, planContent, writeContent, type ContentChange, type ContentPlan, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
-import type { NewEntryRow } from './entry-row.js';
-import { getModel, type StoredModel } from './model-store.js';
+import type { EntryRow, NewEntryRow } from './entry-row.js';
+import { getModel, type StoredModel } from './model-repository.js';
 import { bumpContentVersion } from './org-versions.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
 
@@ -109,32 +109,84 @@ export async function createEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, 
 
 /** `PUT /entries/:id`: creates the entry with the client's id, or replaces its content. */
 export async function putEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: EntryInput): Promise<{ entry: EntryView; created: boolean }> {
-  const { rows, created } = await deps.db.transaction(async (tx) => {
+  const [outcome] = await putEntries(deps, orgId, [{ id, input }]);
+  if ('error' in outcome) throw outcome.error;
+  return outcome;
+}
+
+export type PutOutcome = { entry: EntryView; created: boolean } | { error: AppError };
+
+/**
+ * `putEntry` for many entries (distinct ids) in ONE transaction: the entries are locked, read,
+ * checked and rewritten together, a few statements for the whole batch (an import run again
+ * replaces every entry it names). An entry that breaks a rule gets its error and is not written;
+ * the others are. A database failure rolls the whole batch back (the caller may retry one by one).
+ */
+export async function putEntries(deps: Pick<ContentDeps, 'db'>, orgId: string, items: { id: string; input: EntryInput }[]): Promise<PutOutcome[]> {
+  return deps.db.transaction(async (tx) => {
     const now = new Date();
-    const model = await requireEntryModel(tx, orgId, input.model);
-    await lockEntryKey(tx, orgId, id);
-    const existing = await findEntryRows(tx, orgId, id, { forUpdate: true });
-    if (!existing.preview) return { rows: await insertNew(tx, orgId, id, model, input, now), created: true };
-    const current: EntryRows = { preview: existing.preview, delivery: existing.delivery };
-    if (current.preview.status === 'DELETED') throw conflict(`Entry "${id}" is deleted.`);
-    if (current.preview.modelAlias !== model.alias) throw invalid([`model: entry "${id}" is a "${current.preview.modelAlias}"; its model cannot change`]);
-    if (input.status !== undefined && input.status !== 'PUBLISHED' && input.status !== current.preview.status) {
-      throw invalid([`status: an existing entry changes status through /publish, /unpublish, /archive, /schedule or DELETE`]);
+    const models = new Map<string, StoredModel | null>();
+    for (const alias of [...new Set(items.map((i) => i.input.model))].sort()) models.set(alias, await getModel(tx, orgId, alias, { lock: 'share' }));
+    await lockEntryKeys(tx, orgId, items.map((i) => i.id));
+    const existing = await findEntryRowsOf(tx, orgId, items.map((i) => i.id), { forUpdate: true });
+    const outcomes: (PutOutcome | undefined)[] = [];
+    const replacing: { at: number; rows: EntryRows; model: StoredModel; input: EntryInput }[] = [];
+    for (const [at, { id, input }] of items.entries()) {
+      const model = models.get(input.model);
+      const current = existing.get(id);
+      if (!model) outcomes[at] = { error: invalid([`model: model "${input.model}" not found`]) };
+      else if (!current?.preview) outcomes[at] = await created(() => insertNew(tx, orgId, id, model, input, now));
+      else {
+        const rows = { preview: current.preview, delivery: current.delivery };
+        const refused = replacementRefused(rows.preview, model, input);
+        if (refused) outcomes[at] = { error: refused };
+        else replacing.push({ at, rows, model, input });
+      }
     }
-    const content = await prepareOne(tx, orgId, model, id, input.fields, input.labels ?? [], input.siteId);
-    let next = await writeContent(tx, orgId, current, {
-      ...content,
-      siteId: input.siteId,
-      slug: input.slug ?? null,
-      externalId: input.externalId ?? null,
-      labels: input.labels ?? [],
-      attrs: input.attrs ?? null,
-    }, now);
-    if (input.status === 'PUBLISHED') next = await publish(tx, next, now);
-    await bumpContentVersion(tx, orgId);
-    return { rows: next, created: false };
+    // An entry may reference itself or another entry of the batch (all of them exist).
+    const known = new Map(replacing.map((r) => [r.rows.preview.id, r.model.alias]));
+    const prepared = await prepareEntries(tx, orgId, replacing.map((r) => ({ model: r.model, fields: r.input.fields, labels: r.input.labels ?? [], siteId: r.input.siteId })), known);
+    const plans: { at: number; plan: ContentPlan }[] = [];
+    replacing.forEach((r, i) => {
+      const p = prepared[i];
+      if ('problems' in p) outcomes[r.at] = { error: invalid(p.problems) };
+      else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, r.input.status === 'PUBLISHED' ? now : undefined) });
+    });
+    const written = await applyContentPlans(tx, orgId, plans.map((p) => p.plan));
+    plans.forEach((p, i) => (outcomes[p.at] = { entry: entryView(written[i].preview, written[i].delivery), created: false }));
+    if (outcomes.some((o) => o && !('error' in o))) await bumpContentVersion(tx, orgId);
+    return outcomes.map((o) => o!);
   });
-  return { entry: entryView(rows.preview, rows.delivery), created };
+}
+
+/** Why an existing entry may not be replaced by `input`, if it may not. */
+function replacementRefused(current: EntryRow, model: StoredModel, input: EntryInput): AppError | null {
+  if (current.status === 'DELETED') return conflict(`Entry "${current.id}" is deleted.`);
+  if (current.modelAlias !== model.alias) return invalid([`model: entry "${current.id}" is a "${current.modelAlias}"; its model cannot change`]);
+  if (input.status !== undefined && input.status !== 'PUBLISHED' && input.status !== current.status) {
+    return invalid([`status: an existing entry changes status through /publish, /unpublish, /archive, /schedule or DELETE`]);
+  }
+  return null;
+}
+
+const contentChange = (content: PreparedContent, input: EntryInput): ContentChange => ({
+  ...content,
+  siteId: input.siteId,
+  slug: input.slug ?? null,
+  externalId: input.externalId ?? null,
+  labels: input.labels ?? [],
+  attrs: input.attrs ?? null,
+});
+
+/** A created entry, or the rule it broke (validation runs before any write, so the batch goes on). */
+async function created(insert: () => Promise<EntryRows>): Promise<PutOutcome> {
+  try {
+    const rows = await insert();
+    return { entry: entryView(rows.preview, rows.delivery), created: true };
+  } catch (err) {
+    if (isAppError(err)) return { error: err };
+    throw err;
+  }
 }
 
 /** `PATCH /entries/:id`: merges `fields` by alias (null clears one); other given members replace. */
@@ -166,7 +218,7 @@ export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, i
 
 /** The entry's rows, locked for the transaction; 404 when the org has no such entry. */
 export async function lockEntry(tx: Queryable, orgId: string, id: string): Promise<EntryRows> {
-  await lockEntryKey(tx, orgId, id);
+  await lockEntryKeys(tx, orgId, [id]);
   const rows = await findEntryRows(tx, orgId, id, { forUpdate: true });
   if (!rows.preview) throw notFound(`Entry "${id}"`);
   return { preview: rows.preview, delivery: rows.delivery };

@@ -1,7 +1,7 @@
 import { unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import { lockEntry } from './entries.js';
-import { findDueScheduled } from './entry-store.js';
+import { findDueScheduled } from './entry-repository.js';
 import { publish, retire, schedule, unpublish, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
 import { bumpContentVersion } from './org-versions.js';

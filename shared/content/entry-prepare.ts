@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { edgesOf, type Edge } from './edges.js';
 import { normalizeFields } from './field-values.js';
 import { metricsOf, type EntryMetrics } from './metrics.js';

@@ -1,8 +1,9 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { conflict } from '../errors/index.js';
 import { newVersionId } from '../ids.js';
-import type { EntryRow } from './entry-row.js';
-import { deleteEntryRow, insertEdges, insertEntryRows, replaceEdges, updateEntryRow } from './entry-store.js';
+import type { EntryRow, NewEntryRow } from './entry-row.js';
+import type { Edge } from './edges.js';
+import { deleteEdgesOf, deleteEntryRows, insertEdges, insertEntryRows, updateEntryRow, updateEntryRows } from './entry-repository.js';
 import type { PreparedContent } from './entry-prepare.js';
 
 /** The rows of one entry, locked by the caller's transaction. */
@@ -20,32 +21,76 @@ export interface ContentChange extends PreparedContent {
   attrs: unknown;
 }
 
+/** How one entry's rows change when its content is rewritten (see `planContent`). */
+export interface ContentPlan {
+  /** The row that holds the new content: an existing row (updated) or a new one (inserted). */
+  content: EntryRow | NewEntryRow;
+  edges: Edge[];
+  /** An existing row rewritten beside it (the published version, no longer the preview). */
+  kept: EntryRow | null;
+  /** A separate delivery row that goes (replaced by the published content). */
+  dropped: number | null;
+  /** The delivery version afterwards, unless it is `content`. */
+  delivery: EntryRow | null;
+}
+
 /**
- * Writes new content. A published, unchanged entry is one row read by
- * both preview and delivery: it becomes delivery-only and a new preview row with status EDITED
- * holds the change, so delivery keeps the last published version. Otherwise the preview row is
- * updated in place.
+ * Plans a content write, and with `publishAt` its publication. A published, unchanged entry is
+ * one row read by both preview and delivery: unless it is published again, it becomes
+ * delivery-only and a new preview row with status EDITED holds the change, so delivery keeps the
+ * last published version. Otherwise the preview row is rewritten in place.
  */
-export async function writeContent(tx: Queryable, orgId: string, rows: EntryRows, change: ContentChange, now: Date): Promise<EntryRows> {
+export function planContent(rows: EntryRows, change: ContentChange, now: Date, publishAt?: Date): ContentPlan {
   const { preview } = rows;
   const { edges, ...content } = change;
-  if (preview.inDelivery) {
-    const delivery = await updateEntryRow(tx, preview.rowId, { inPreview: false });
-    const { rowId: _old, ...base } = preview;
-    const next = { ...base, ...content, inPreview: true, inDelivery: false, status: 'EDITED' as const, versionId: newVersionId(), updatedAt: now };
-    const ids = await insertEntryRows(tx, orgId, [next]);
-    const rowId = ids.get(preview.id)!;
-    await insertEdges(tx, orgId, edges.map((e) => ({ ...e, rowId, sourceId: preview.id })));
-    return { preview: { ...next, rowId }, delivery };
+  const rewritten = { ...preview, ...content, versionId: newVersionId(), updatedAt: now };
+  if (publishAt) {
+    const dropped = rows.delivery && rows.delivery.rowId !== preview.rowId ? rows.delivery.rowId : null;
+    return { content: { ...rewritten, ...publishedColumns(preview, publishAt) }, edges, kept: null, dropped, delivery: null };
   }
-  const updated = await updateEntryRow(tx, preview.rowId, { ...content, versionId: newVersionId(), updatedAt: now });
-  await replaceEdges(tx, orgId, preview.rowId, preview.id, edges);
-  return { preview: updated, delivery: rows.delivery };
+  if (preview.inDelivery) {
+    const kept = { ...preview, inPreview: false };
+    const { rowId: _shared, ...base } = rewritten;
+    return { content: { ...base, inPreview: true, inDelivery: false, status: 'EDITED' }, edges, kept, dropped: null, delivery: kept };
+  }
+  return { content: rewritten, edges, kept: null, dropped: null, delivery: rows.delivery };
+}
+
+/**
+ * Carries out content plans of different entries with a handful of statements whatever their
+ * number (an import replaces a thousand entries at a time). Returns each entry's rows afterwards.
+ */
+export async function applyContentPlans(tx: Queryable, orgId: string, plans: ContentPlan[]): Promise<EntryRows[]> {
+  await deleteEntryRows(tx, plans.flatMap((p) => (p.dropped === null ? [] : [p.dropped])));
+  const rewritten = plans.flatMap((p) => ('rowId' in p.content ? [p.content] : []));
+  await updateEntryRows(tx, [...plans.flatMap((p) => (p.kept ? [p.kept] : [])), ...rewritten]);
+  await deleteEdgesOf(tx, rewritten.map((r) => r.rowId));
+  const inserted = await insertEntryRows(tx, orgId, plans.flatMap((p) => ('rowId' in p.content ? [] : [p.content])));
+  const stored = plans.map((p): EntryRow => ('rowId' in p.content ? p.content : { ...p.content, rowId: inserted.get(p.content.id)! }));
+  await insertEdges(tx, orgId, plans.flatMap((p, i) => p.edges.map((e) => ({ ...e, rowId: stored[i].rowId, sourceId: stored[i].id }))));
+  return plans.map((p, i) => ({ preview: stored[i], delivery: stored[i].inDelivery ? stored[i] : p.delivery }));
+}
+
+/** Writes new content (see `planContent`). */
+export async function writeContent(tx: Queryable, orgId: string, rows: EntryRows, change: ContentChange, now: Date): Promise<EntryRows> {
+  const [next] = await applyContentPlans(tx, orgId, [planContent(rows, change, now)]);
+  return next;
+}
+
+/** The columns publication sets on a row, published at `at`. */
+function publishedColumns(row: EntryRow, at: Date) {
+  return {
+    inDelivery: true,
+    status: 'PUBLISHED' as const,
+    publishedAt: at,
+    firstPublishedAt: row.firstPublishedAt ?? at,
+    scheduledAt: null,
+  };
 }
 
 /** Drops the delivery version: a separate delivery-only row is deleted, a shared row loses its flag. */
 async function withdraw(tx: Queryable, rows: EntryRows): Promise<void> {
-  if (rows.delivery && rows.delivery.rowId !== rows.preview.rowId) await deleteEntryRow(tx, rows.delivery.rowId);
+  if (rows.delivery && rows.delivery.rowId !== rows.preview.rowId) await deleteEntryRows(tx, [rows.delivery.rowId]);
 }
 
 export async function publish(tx: Queryable, rows: EntryRows, now: Date, at: Date = now): Promise<EntryRows> {
@@ -53,15 +98,7 @@ export async function publish(tx: Queryable, rows: EntryRows, now: Date, at: Dat
   if (preview.status === 'DELETED') throw conflict('A deleted entry cannot be published.');
   if (preview.inDelivery && preview.status === 'PUBLISHED') return rows;
   await withdraw(tx, rows);
-  const updated = await updateEntryRow(tx, preview.rowId, {
-    inDelivery: true,
-    status: 'PUBLISHED',
-    publishedAt: at,
-    firstPublishedAt: preview.firstPublishedAt ?? at,
-    scheduledAt: null,
-    versionId: newVersionId(),
-    updatedAt: now,
-  });
+  const updated = await updateEntryRow(tx, preview.rowId, { ...publishedColumns(preview, at), versionId: newVersionId(), updatedAt: now });
   return { preview: updated, delivery: updated };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { conflict } from '../errors/index.js';
 import { clientIdSchema } from './entry-input.js';
 import { siteProblems, type ResourceDef } from './resources.js';

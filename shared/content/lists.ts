@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import { clientIdSchema } from './entry-input.js';
-import { listItems, replaceListItems, type ListItem } from './list-store.js';
+import { listItems, replaceListItems, type ListItem } from './list-repository.js';
 import { bumpContentVersion } from './org-versions.js';
-import { getResource, type ResourceRecord } from './resource-store.js';
+import { getResource, type ResourceRecord } from './resource-repository.js';
 import { siteProblems, type ResourceDef } from './resources.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
-import { findEntryModels } from './target-store.js';
+import { findEntryModels } from './target-repository.js';
 
 export const listPatchSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),

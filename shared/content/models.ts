@@ -2,7 +2,7 @@ import { conflict, notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import type { ModelInput } from './model-input.js';
 import { checkModel } from './model-rules.js';
-import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-store.js';
+import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-repository.js';
 import { bumpSchemaVersion, lockModels } from './org-versions.js';
 
 export { getModel, listModels, type StoredModel };

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 
 /**
  * Version counters of an organization. Both are bumped inside the writing transaction, so a

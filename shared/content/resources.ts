@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound, unprocessable } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
@@ -11,8 +11,8 @@ import {
   updateResource,
   type ResourceRecord,
   type ResourceSpec,
-} from './resource-store.js';
-import { findExistingIds } from './target-store.js';
+} from './resource-repository.js';
+import { findExistingIds } from './target-repository.js';
 
 /** How one simple resource (section, author, label, list) is checked, stored and shown. */
 export interface ResourceDef {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import { clientIdSchema } from './entry-input.js';
 import { bumpContentVersion } from './org-versions.js';
-import { getResource, hasEdgesTo, type ResourceRecord } from './resource-store.js';
+import { getResource, hasEdgesTo, type ResourceRecord } from './resource-repository.js';
 import { siteProblems, type ResourceDef } from './resources.js';
-import { ancestorIds, hasChildSections, lockSectionTree, replaceSectionMedia, sectionMediaIds } from './section-store.js';
-import { findAssetTypes } from './target-store.js';
+import { ancestorIds, hasChildSections, lockSectionTree, replaceSectionMedia, sectionMediaIds } from './section-repository.js';
+import { findAssetTypes } from './target-repository.js';
 
 const text = (max = 2000) => z.string().max(max).nullable().optional();
 

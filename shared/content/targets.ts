@@ -1,7 +1,7 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import type { Edge } from './edges.js';
 import type { ModelDefinition } from './model-types.js';
-import { findAssetTypes, findEntryModels, findExistingIds } from './target-store.js';
+import { findAssetTypes, findEntryModels, findExistingIds } from './target-repository.js';
 
 /** What one entry write points at: its edges, labels and site. */
 export interface TargetCheckItem {

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import type { AssetRow, AuthorRow, LabelRow, ListRow, SectionRow } from './cms-rows.js';
 import { checkFilterLimits } from './filters/filter-limits.js';
 import { tableFilterSql, type TableFilterSpec } from './filters/table-filter.js';

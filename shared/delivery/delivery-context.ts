@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
 

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { compileEntryQuery, keyColumns, keyNames, type EntryQuery } from './entry-query.js';
-import { assembleFields, entryColumns, fieldTextsSql, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
+import { assembleFields, entryColumns, fieldTextsSql, shapeKey, type DeliveredEntryRow, type EntryShape } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
 
@@ -18,7 +18,7 @@ const preparable = (q: EntryQuery, offset = 0): { prepare: boolean } => ({
 });
 
 /** A row plus its sort-key values (`_k0…`), from which continuation tokens are made. */
-export type KeyedRow = EntryRow & Record<`_k${number}` | `_t${number}`, unknown>;
+export type KeyedRow = DeliveredEntryRow & Record<`_k${number}` | `_t${number}`, unknown>;
 
 export interface EntryPage {
   rows: KeyedRow[];
@@ -28,7 +28,7 @@ export interface EntryPage {
   /** The number of all matches, when the page's statement counted them (see `pageCountsMatches`). */
   total?: number;
   /** The targets of the rows' single references, when asked for (see `withReferenceTargets`). */
-  refs?: EntryRow[];
+  refs?: DeliveredEntryRow[];
 }
 
 /**
@@ -157,9 +157,9 @@ export async function findEntriesWithReferences(
   ids: readonly string[],
   fields: readonly string[],
   shape: EntryShape | null = null,
-): Promise<{ rows: EntryRow[]; refs: EntryRow[] }> {
-  const { rows } = await db.query<EntryRow & { _ref: boolean }>(byIdText(scope, shape, fields), [orgId, ids], { prepare: true });
-  const out: { rows: EntryRow[]; refs: EntryRow[] } = { rows: [], refs: [] };
+): Promise<{ rows: DeliveredEntryRow[]; refs: DeliveredEntryRow[] }> {
+  const { rows } = await db.query<DeliveredEntryRow & { _ref: boolean }>(byIdText(scope, shape, fields), [orgId, ids], { prepare: true });
+  const out: { rows: DeliveredEntryRow[]; refs: DeliveredEntryRow[] } = { rows: [], refs: [] };
   for (const { _ref, ...row } of assembleFields(rows, shape)) (_ref ? out.refs : out.rows).push(row);
   return out;
 }
@@ -168,8 +168,8 @@ export async function findEntriesWithReferences(
  * Visible entries by id (the DataLoader batch behind `entry(id)` and single references), whole
  * or narrowed to a shape (see `entryShape`).
  */
-export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[], shape: EntryShape | null = null): Promise<EntryRow[]> {
-  const { rows } = await db.query<EntryRow>(byIdText(scope, shape, []), [orgId, ids], { prepare: true });
+export async function findEntriesByIds(db: Queryable, orgId: string, scope: DeliveryScope, ids: readonly string[], shape: EntryShape | null = null): Promise<DeliveredEntryRow[]> {
+  const { rows } = await db.query<DeliveredEntryRow>(byIdText(scope, shape, []), [orgId, ids], { prepare: true });
   return assembleFields(rows, shape);
 }
 

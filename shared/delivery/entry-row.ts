@@ -2,9 +2,9 @@ import type { EntryDbRow } from '../content/entry-row.js';
 import { lit } from './sql-params.js';
 
 /** One `entries` row as the read side selects it (the table's row type lives with the writer). */
-export type EntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 'scheduled_at'>;
+export type DeliveredEntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 'scheduled_at'>;
 
-export type EntryColumn = keyof EntryRow;
+export type EntryColumn = keyof DeliveredEntryRow;
 
 const COLUMNS: EntryColumn[] = [
   'row_id',
@@ -104,7 +104,7 @@ export function fieldTextsSql(p: string, shape: EntryShape | null | undefined, k
 }
 
 /** Gives rows read in `shape` their `fields` object back (see `splitKeys`); others are left as read. */
-export function assembleFields<T extends EntryRow>(rows: T[], shape: EntryShape | null | undefined): T[] {
+export function assembleFields<T extends DeliveredEntryRow>(rows: T[], shape: EntryShape | null | undefined): T[] {
   const keys = splitKeys(shape);
   if (!keys) return rows;
   const columns = keys.map(fieldColumn);

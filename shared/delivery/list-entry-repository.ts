@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { badRequest } from '../errors/index.js';
-import { entryColumns, type EntryRow } from './entry-row.js';
+import { entryColumns, type DeliveredEntryRow } from './entry-row.js';
 import { visibleSql, type DeliveryScope } from './filters/filter-env.js';
 import { checkFilterLimits } from './filters/filter-limits.js';
 import { dateTimeFilterSql, has, type DateTimeFilter } from './filters/scalar-filters.js';
@@ -19,7 +19,7 @@ export interface ListEntryFilter {
 
 export type ListEntryOrder = { position?: Maybe<'ASC' | 'DESC'>; startAt?: Maybe<'ASC' | 'DESC'>; endAt?: Maybe<'ASC' | 'DESC'> };
 
-export type ListEntryItem = EntryRow & { _parent: string; _position: number; _start_at: Date | null; _end_at: Date | null };
+export type ListEntryItem = DeliveredEntryRow & { _parent: string; _position: number; _start_at: Date | null; _end_at: Date | null };
 
 const ORDER_COLUMNS = { position: 'le.position', startAt: 'le.start_at', endAt: 'le.end_at' } as const;
 

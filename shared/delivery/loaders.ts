@@ -1,10 +1,10 @@
 import DataLoader from 'dataloader';
 import type { ModelDefinition } from '../content/model-types.js';
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { findAssetsByIds, findCmsByIds, findImagePresets, findSectionPaths } from './cms-repository.js';
 import type { AssetRow, AuthorRow, LabelRow, ListRow, SectionRow } from './cms-rows.js';
 import { findEntriesByIds } from './entry-repository.js';
-import { shapeCovers, shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
+import { shapeCovers, shapeKey, type DeliveredEntryRow, type EntryShape } from './entry-row.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 
 export interface OrgModels {
@@ -15,17 +15,17 @@ export interface OrgModels {
 /** Per-request batching: every by-id read goes through one of these. */
 export interface DeliveryLoaders {
   /** Whole entry rows. */
-  entry: DataLoader<string, EntryRow | null>;
+  entry: DataLoader<string, DeliveredEntryRow | null>;
   /**
    * Entry rows narrowed to a shape (see `entryShape`), one loader per shape; `entry` itself for
    * null (whole rows). A row primed here may carry more than the shape asks for.
    */
-  entryShaped(shape: EntryShape | null): DataLoader<string, EntryRow | null>;
+  entryShaped(shape: EntryShape | null): DataLoader<string, DeliveredEntryRow | null>;
   /**
    * Hands a row read in `shape` (null: whole) — or null, none visible — to every entry loader
    * whose shape it covers.
    */
-  primeEntry(shape: EntryShape | null, id: string, row: EntryRow | null): void;
+  primeEntry(shape: EntryShape | null, id: string, row: DeliveredEntryRow | null): void;
   asset: DataLoader<string, AssetRow | null>;
   section: DataLoader<string, SectionRow | null>;
   sectionPath: DataLoader<string, SectionRow[]>;
@@ -55,8 +55,8 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
   let presets: Promise<Map<string, Record<string, unknown>>> | null = null;
   // Entry rows read or primed in this request, with the shape they were read in (null: whole):
   // a shaped read takes a row from here when one that covers its shape is known.
-  const known = new Map<string, Array<{ shape: EntryShape | null; row: EntryRow | null }>>();
-  const remember = (shape: EntryShape | null, id: string, row: EntryRow | null) => {
+  const known = new Map<string, Array<{ shape: EntryShape | null; row: DeliveredEntryRow | null }>>();
+  const remember = (shape: EntryShape | null, id: string, row: DeliveredEntryRow | null) => {
     const list = known.get(id);
     if (list) list.push({ shape, row });
     else known.set(id, [{ shape, row }]);
@@ -67,7 +67,7 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
     ids.forEach((id, i) => remember(shape, id, rows[i]));
     return rows;
   };
-  const entry = new DataLoader<string, EntryRow | null>(readEntries(null));
+  const entry = new DataLoader<string, DeliveredEntryRow | null>(readEntries(null));
   const keyed = <K, V>(signature: string, batch: (keys: readonly K[]) => Promise<ReadonlyArray<V>>) => {
     let loader = keyedLoaders.get(signature) as DataLoader<K, V> | undefined;
     if (!loader) {
@@ -80,7 +80,7 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
     entry,
     entryShaped(shape) {
       if (!shape) return entry;
-      return keyed<string, EntryRow | null>(`entry:${shapeKey(shape)}`, async (ids) => {
+      return keyed<string, DeliveredEntryRow | null>(`entry:${shapeKey(shape)}`, async (ids) => {
         const out = ids.map((id) => recall(shape, id));
         const missing = ids.filter((_, i) => !out[i]);
         const read = missing.length > 0 ? await readEntries(shape)(missing) : [];

@@ -1,6 +1,6 @@
 import { listModels } from '../content/models.js';
 import type { ModelDefinition } from '../content/model-types.js';
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 
 /** Per-org GraphQL limits; `organizations.limits` overrides any of them. */
 export interface GraphqlLimits {

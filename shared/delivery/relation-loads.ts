@@ -4,7 +4,7 @@ import { countEdgeAssets, findEdgeAssets } from './cms-repository.js';
 import type { DeliveryContext } from './delivery-context.js';
 import { countBySource, countByTarget, findPagesBySource, findPagesByTarget, type EntryPage } from './entry-repository.js';
 import type { Input } from './entry-query.js';
-import { shapeKey, type EntryRow, type EntryShape } from './entry-row.js';
+import { shapeKey, type DeliveredEntryRow, type EntryShape } from './entry-row.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, type CollectionValue } from './schema/collection.js';
 import { readShape } from './schema/read-shape.js';
@@ -46,11 +46,11 @@ function lazyCollection<T, K>(pages: { load(k: K): Promise<{ rows: T[] }> }, tot
 /** Entries one entry version points at through a field (reference lists, rich content). */
 export function entriesFromField(
   ctx: DeliveryContext,
-  row: EntryRow,
+  row: DeliveredEntryRow,
   edge: { field: string; kind: 'reference' | 'rich_entry'; allowedModels: string[] },
   page: Page,
   info?: GraphQLResolveInfo,
-): Promise<CollectionValue<EntryRow>> {
+): Promise<CollectionValue<DeliveredEntryRow>> {
   const args = { orgId: ctx.orgId, scope: ctx.scope, ...edge };
   const columns = pageColumns(info);
   const sig = JSON.stringify(['from', edge, page, columns.key]);
@@ -62,11 +62,11 @@ export function entriesFromField(
     const map = await countBySource(ctx.db, args, rowIds);
     return rowIds.map((id) => map.get(id) ?? 0);
   });
-  return lazyCollection<EntryRow, number>(pages, totals, row.row_id, page, info);
+  return lazyCollection<DeliveredEntryRow, number>(pages, totals, row.row_id, page, info);
 }
 
 /** Assets one entry version points at through a field (rich content media). */
-export function assetsFromField(ctx: DeliveryContext, row: EntryRow, edge: { field: string; kind: 'media' | 'rich_media' }, page: Page): Promise<CollectionValue<AssetRow>> {
+export function assetsFromField(ctx: DeliveryContext, row: DeliveredEntryRow, edge: { field: string; kind: 'media' | 'rich_media' }, page: Page): Promise<CollectionValue<AssetRow>> {
   const args = { orgId: ctx.orgId, ...edge };
   const pages = ctx.loaders.keyed<number, AssetRow[]>(JSON.stringify(['assets', edge, page]), async (rowIds) => {
     const rows = await findEdgeAssets(ctx.db, args, rowIds, page);
@@ -86,7 +86,7 @@ export function entriesPointingAt(
   q: { kinds: string[]; model: ModelDefinition | null; where?: Input | null; order?: Input | null },
   page: Page,
   info?: GraphQLResolveInfo,
-): Promise<CollectionValue<EntryRow>> {
+): Promise<CollectionValue<DeliveredEntryRow>> {
   const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order };
   const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null]);
   const want = wants(info);
@@ -101,6 +101,6 @@ export function entriesPointingAt(
     const map = await countByTarget(ctx.db, query, { kinds: q.kinds }, ids);
     return ids.map((id) => map.get(id) ?? 0);
   });
-  if (!countMatches) return lazyCollection<EntryRow, string>(pages, totals, targetId, page, info);
+  if (!countMatches) return lazyCollection<DeliveredEntryRow, string>(pages, totals, targetId, page, info);
   return pages.load(targetId).then((p) => collectionOf(p.rows, page, () => p.total ?? totals.load(targetId)));
 }

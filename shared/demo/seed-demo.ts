@@ -10,10 +10,10 @@ import { putModel } from '../content/models.js';
 import { createResource } from '../content/resources.js';
 import { putSectionMedia, sectionDef } from '../content/sections.js';
 import { isAppError } from '../errors/index.js';
-import { findOrganizationBySlug, insertOrganization } from '../tenancy/organizations.js';
-import { insertDistribution, insertProject, listProjects } from '../tenancy/projects.js';
-import { insertSite } from '../tenancy/sites.js';
-import { createToken } from '../tenancy/tokens.js';
+import { findOrganizationBySlug, insertOrganization } from '../tenancy/organization-repository.js';
+import { insertDistribution, insertProject, listProjects } from '../tenancy/project-repository.js';
+import { insertSite } from '../tenancy/site-repository.js';
+import { createToken } from '../tenancy/token-repository.js';
 import type { Services } from '../services.js';
 import { DEMO_AUTHORS, DEMO_LABELS, DEMO_MODELS, DEMO_QUERY, DEMO_SECTIONS, demoEntries } from './demo-content.js';
 import { drawDemoImage } from './demo-image.js';
@@ -48,7 +48,7 @@ interface DemoTokens {
 export const DEMO_SLUG = 'demo';
 export const DEMO_DISTRIBUTION = 'demo-cdn';
 
-type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger'>;
+type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger' | 'assetCaches' | 'enricher'>;
 
 /** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
 const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);
@@ -111,7 +111,7 @@ export async function seedDemo(s: DemoServices, options: { slug?: string } = {})
   const project = await insertProject(s.db, orgId, { name: 'Demo website' });
   const distribution = await insertDistribution(s.db, orgId, project.id, { id: DEMO_DISTRIBUTION, name: 'Demo CDN', hostnames: ['cdn.demo.example'] });
 
-  const image = await createAsset({ db: s.db, blobs: s.blobs, maxBytes: s.config.limits.uploadBytes }, orgId, Readable.from(await drawDemoImage()), {
+  const image = await createAsset({ db: s.db, blobs: s.blobs, maxBytes: s.config.limits.uploadBytes, assetCaches: s.assetCaches }, orgId, Readable.from(await drawDemoImage()), {
     title: 'Circles',
     fileName: 'circles.jpg',
     alt: 'Three overlapping circles on a blue gradient',

@@ -1,4 +1,4 @@
-import type { Db } from '../db/index.js';
+import type { Db } from '../adapters/db/index.js';
 import { serviceUnavailable } from '../errors/index.js';
 import { countPendingBatches } from './spool-repository.js';
 

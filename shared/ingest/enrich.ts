@@ -44,16 +44,13 @@ export interface Enricher {
 
 /**
  * The country database ships in `@ip-location-db/geo-whois-asn-country-mmdb` (data: NRO/RIR
- * WHOIS, CC BY 4.0 — attribution in the README, "GeoIP data"). Loaded once per process.
+ * WHOIS, CC BY 4.0 — attribution in the README, "GeoIP data"). Opened by each enricher, which
+ * `Services` creates once per process.
  */
-let readerPromise: Promise<Reader<Response>> | undefined;
-function geoReader(): Promise<Reader<Response>> {
-  if (!readerPromise) {
-    const require = createRequire(import.meta.url);
-    const file = require.resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
-    readerPromise = maxmind.open<Response>(file, { watchForUpdates: false });
-  }
-  return readerPromise;
+function openGeoReader(): Promise<Reader<Response>> {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
+  return maxmind.open<Response>(file, { watchForUpdates: false });
 }
 
 const continentOf = (country: string): string =>
@@ -77,7 +74,7 @@ function parseAgent(ua: string): Agent {
 }
 
 export async function createEnricher(options: { agentCacheSize?: number } = {}): Promise<Enricher> {
-  const geo = await geoReader();
+  const geo = await openGeoReader();
   // user agents repeat heavily in CDN traffic: each distinct one is parsed once
   const agents = new LRUCache<string, Agent>({ max: options.agentCacheSize ?? 10_000 });
   const agentOf = (ua: string): Agent => {

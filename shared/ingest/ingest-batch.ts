@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ingestSpoolKey } from '../blobs/keys.js';
+import { ingestSpoolKey } from '../adapters/blobs/keys.js';
 import { badRequest, serviceUnavailable } from '../errors/index.js';
 import { randomBase62 } from '../ids.js';
 import type { Services } from '../services.js';
 import type { Backpressure } from './backpressure.js';
 import { decompressBody } from './decompress.js';
-import { sharedEnricher } from './enricher-instance.js';
 import { parseBody } from './parse-body.js';
 import type { LineError } from './record.js';
 import { findBatchByToken, insertBatch } from './spool-repository.js';
@@ -31,7 +30,7 @@ export interface IngestResult {
   probe: boolean;
 }
 
-export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger'>;
+export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger' | 'enricher'>;
 
 /**
  * Accepts one pushed batch: decompress, parse and enrich every line, then make the batch durable
@@ -62,7 +61,7 @@ export async function ingestLogBatch(deps: IngestDeps, backpressure: Backpressur
   if (existing) return { ...base, batchId: existing.id, duplicate: true, probe: false };
   await backpressure.check(deps.db, input.orgId);
 
-  const enricher = await sharedEnricher();
+  const enricher = await deps.enricher();
   const lines: string[] = new Array(parsed.records.length);
   for (let i = 0; i < parsed.records.length; i++) {
     lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId);

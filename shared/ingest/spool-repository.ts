@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/index.js';
+import type { Queryable } from '../adapters/db/index.js';
 import { randomBase62 } from '../ids.js';
 
 /** One spooled batch (table `ingest_batches`). */

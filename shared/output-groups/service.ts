@@ -1,14 +1,14 @@
-import type { Db } from '../db/index.js';
+import type { Db } from '../adapters/db/index.js';
 import { resultInfo, type ResultInfo } from '../envelope.js';
 import { notFound } from '../errors/index.js';
-import { requireProject } from '../tenancy/projects.js';
+import { requireProject } from '../tenancy/project-repository.js';
 import { parseInput } from '../validation.js';
 import { checkOutputGroup } from './check-output-group.js';
 import { toDetail, type OutputGroupDetail } from './detail.js';
 import { parseOutputGroupId } from './group-id.js';
 import { outputGroupInputSchema } from './input-schema.js';
 import { toListItem, type OutputGroupListItem } from './list-item.js';
-import * as repo from './repository.js';
+import * as repo from './output-group-repository.js';
 
 /**
  * The output-group use cases behind both routers. Every call resolves the project inside the

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import type { EventBus } from '../bus/index.js';
-import type { Db } from '../db/index.js';
+import type { EventBus } from '../adapters/bus/index.js';
+import type { Db } from '../adapters/db/index.js';
 import { invalidToken, isAppError, rateLimited, unauthenticated, type AppError } from '../errors/index.js';
-import type { BucketOptions, RateLimiter } from '../rate-limit/index.js';
+import type { BucketOptions, RateLimiter } from '../adapters/rate-limit/index.js';
 import type { TokenIdentity } from './context.js';
 import { checkTokenFormat, hashToken } from './token-format.js';
-import { findActiveToken } from './tokens.js';
+import { findActiveToken } from './token-repository.js';
 
 export interface TokenVerifier {
   /**

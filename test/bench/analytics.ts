@@ -6,7 +6,7 @@
  *
  * BENCH_ROWS (default 10000000), BENCH_RUNS (default 40).
  */
-import type { AnalyticsStore } from '../../shared/analytics/index.js';
+import type { AnalyticsStore } from '../../shared/adapters/clickhouse/index.js';
 import { startTestApp } from '../support/harness.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 10_000_000);

@@ -12,8 +12,8 @@ import pg from 'pg';
 import { ENTRY_BATCH_SIZE } from '../../shared/content/import/run-import.js';
 import { putModel } from '../../shared/content/models.js';
 import { randomBase62 } from '../../shared/ids.js';
-import { insertOrganization } from '../../shared/tenancy/organizations.js';
-import { insertSite } from '../../shared/tenancy/sites.js';
+import { insertOrganization } from '../../shared/tenancy/organization-repository.js';
+import { insertSite } from '../../shared/tenancy/site-repository.js';
 import { startTestApp } from '../support/harness.js';
 import { cores, cpuDuring, cpuLine } from './cpu-time.js';
 

@@ -4,7 +4,7 @@
  * object: per fault, the lines counted and the distinct lines among them.
  * Configuration: CHAOS_DATA_DIR (the workers' DATA_DIR), CHAOS_ORG_ID.
  */
-import { createAnalyticsStore } from '../../shared/analytics/index.js';
+import { createAnalyticsStore } from '../../shared/adapters/clickhouse/index.js';
 
 const store = await createAnalyticsStore({
   clickhouseUrl: undefined,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
 import { freePort } from '../support/free-port.js';
-import { startS3rver, type RunningS3rver } from '../support/s3rver.js';
+import { startTestS3, type TestS3 } from '../support/test-s3.js';
 import { folioProcess, type FolioProcess } from './folio-processes.js';
 import { emptyTally, graphqlRequest, ingestRequest, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
 import { createPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
@@ -26,7 +26,7 @@ const POSTGRES_STOPS = 3;
 
 let cluster: PostgresCluster;
 let redis: RedisProcess;
-let s3: RunningS3rver;
+let s3: TestS3;
 let api: FolioProcess;
 let workers: FolioProcess;
 let targets: LoadTargets;
@@ -76,16 +76,16 @@ beforeAll(async () => {
   cluster = createPostgresCluster(await freePort());
   redis = createRedisProcess(await freePort());
   await redis.start();
-  s3 = await startS3rver();
+  s3 = await startTestS3();
   const apiPort = await freePort();
   const adminToken = 'chaos-admin-' + randomBase62(40);
   const common = {
     DATABASE_URL: cluster.url,
     REDIS_URL: redis.url,
-    S3_BUCKET: s3.bucket,
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_BUCKET: s3.s3Config.bucket,
+    S3_ENDPOINT: s3.s3Config.endpoint,
+    S3_ACCESS_KEY_ID: s3.s3Config.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.s3Config.secretAccessKey,
     PLATFORM_ADMIN_TOKEN: adminToken,
     SEED_DEMO: 'false',
     GRAPHQL_RESPONSE_CACHE: 'false',

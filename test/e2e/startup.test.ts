@@ -78,7 +78,12 @@ describe('npm start on a bare machine (embedded)', () => {
     });
     expect(created.status).toBe(201);
     expect(await stop(first)).toBe(0);
-    expect(first.output()).toContain('shutdown complete');
+    // The JSON log: one `msg` per line, and `shutdown complete` after every step's line.
+    const logLines = first.output().split('\n').filter((l) => l.startsWith('{'));
+    expect(logLines.filter((l) => l.split('"msg":').length > 2)).toEqual([]);
+    const messages = logLines.map((l) => (JSON.parse(l) as { msg?: string }).msg);
+    expect(messages.at(-1)).toBe('shutdown complete');
+    expect(messages.filter((m) => m === 'shutdown step done')).toHaveLength(3);
 
     const second = await start({ DATA_DIR: dataDir });
     expect(second.output()).not.toContain('migrations applied');

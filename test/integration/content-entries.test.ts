@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishDueEntries } from '../../shared/content/entry-lifecycle.js';
 import { createEntry } from '../../shared/content/entries.js';
-import type { Db, Queryable } from '../../shared/db/index.js';
+import type { Db, Queryable } from '../../shared/adapters/db/index.js';
 import { insertTestAsset } from '../support/test-assets.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -56,6 +56,20 @@ describe('folio import (CLI)', () => {
     const ok = await run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--token', org.manageToken, '--url', t.baseUrl, '--no-progress']);
     expect(ok.stdout).toContain('3 of 3 lines applied, 0 failed.');
     await expect(run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--url', t.baseUrl], { env: { ...process.env, FOLIO_TOKEN: '' } })).rejects.toMatchObject({ code: 2 });
+  });
+
+  it("runs the README's command as written: the token and the server from FOLIO_TOKEN and FOLIO_URL, never on npm's echoed command line", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const command = readme.split('\n').find((l) => /^FOLIO_TOKEN=\S+ FOLIO_URL=\S+ npm run folio -- import \S+$/.test(l));
+    expect(command).toBeDefined();
+    expect(readme).not.toMatch(/npm run folio -- import[^\n`]*--token/);
+    const file = path.join(dir, command!.split(' ').at(-1)!);
+    await writeFile(file, lines(3));
+    // npm run folio -- … is `tsx cli/folio.ts …`; only the environment carries the secret
+    const run = promisify(execFile);
+    const env = { ...process.env, FOLIO_TOKEN: org.manageToken, FOLIO_URL: t.baseUrl };
+    const out = await run('npx', ['tsx', 'cli/folio.ts', 'import', file, '--no-progress'], { env });
+    expect(out.stdout).toContain('5 of 5 lines applied, 0 failed.');
   });
 
   it('names the URL and the reason when the server cannot be reached, and `folio help` exits 0', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../shared/db/index.js';
+import type { Db, Queryable } from '../../shared/adapters/db/index.js';
 import { runImport } from '../../shared/content/import/run-import.js';
 import { ndjsonLines } from '../../shared/content/import/ndjson-lines.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -122,6 +122,36 @@ describe('POST /management/v1/import', () => {
   });
 });
 
+/** A database whose transactions throw where `fails` says so (faults we cannot cause for real). */
+function faultyDb(fails: (sql: string, params?: readonly unknown[]) => boolean): Db {
+  const db = t.services.db;
+  const wrap = (tx: Queryable): Queryable => ({
+    exec: (sql) => tx.exec(sql),
+    query: ((sql: string, params?: readonly unknown[]) => {
+      if (fails(sql, params)) throw new Error('injected');
+      return tx.query(sql, params);
+    }) as Queryable['query'],
+  });
+  return { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) };
+}
+
+/** Runs an import of `lines` and counts its statements. */
+async function countedImport(lines: object[]) {
+  // Counted through a wrapper: background jobs use the same database and would disturb db.stats.
+  let count = 0;
+  const db = t.services.db;
+  const counted = (q: Queryable): Queryable => ({
+    exec: (sql) => q.exec(sql),
+    query: ((sql: string, params?: readonly unknown[]) => {
+      count++;
+      return q.query(sql, params);
+    }) as Queryable['query'],
+  });
+  const countingDb: Db = { ...db, ...counted(db), transaction: (fn) => db.transaction((tx) => fn(counted(tx))) };
+  const report = await runImport({ db: countingDb, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()));
+  return { report, count };
+}
+
 describe('runImport batches', () => {
   it('a line the database refuses fails alone, and later lines that reference it fail too', async () => {
     const lines = [
@@ -130,15 +160,7 @@ describe('runImport batches', () => {
       { type: 'entry', id: 'c3', model: 'person', siteId: 'web', fields: { name: 'C3' } },
     ];
     // Every insert of c1 fails (a fault we cannot cause for real), in the batch and on its own.
-    const db = t.services.db;
-    const wrap = (tx: Queryable): Queryable => ({
-      exec: (sql) => tx.exec(sql),
-      query: ((sql: string, params?: readonly unknown[]) => {
-        if (sql.includes('INSERT INTO entries') && (params?.[1] as string[]).includes('c1')) throw new Error('injected');
-        return tx.query(sql, params);
-      }) as Queryable['query'],
-    });
-    const faulty: Db = { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) };
+    const faulty = faultyDb((sql, params) => sql.includes('INSERT INTO entries') && (params?.[1] as string[]).includes('c1'));
     const report = await runImport({ db: faulty, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()), { batchSize: 1 });
     expect(report).toMatchObject({ lines: 3, succeeded: 1, failed: 2 });
     expect(report.results[0]).toMatchObject({ line: 1, ok: false, errors: ['line: the database refused this line; it was not written'] });
@@ -168,24 +190,112 @@ describe('runImport batches', () => {
   it('writes a batch of new entries with a constant number of statements, whatever its size', async () => {
     const statements = async (n: number, prefix: string) => {
       const lines = Array.from({ length: n }, (_, i) => ({ type: 'entry', id: `${prefix}${i}`, model: 'story', siteId: 'web', status: 'PUBLISHED', fields: { title: `T${i}`, by: 'p1' } }));
-      // Counted through a wrapper: background jobs use the same database and would disturb db.stats.
-      let count = 0;
-      const db = t.services.db;
-      const counted = (q: Queryable): Queryable => ({
-        exec: (sql) => q.exec(sql),
-        query: ((sql: string, params?: readonly unknown[]) => {
-          count++;
-          return q.query(sql, params);
-        }) as Queryable['query'],
-      });
-      const countingDb: Db = { ...db, ...counted(db), transaction: (fn) => db.transaction((tx) => fn(counted(tx))) };
-      const report = await runImport({ db: countingDb, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()));
+      const { report, count } = await countedImport(lines);
       expect(report).toMatchObject({ lines: n, succeeded: n });
       return count;
     };
     expect(await statements(50, 'big')).toBe(await statements(5, 'small'));
     const row = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries WHERE org_id = $1 AND id LIKE 'big%' AND status = 'PUBLISHED' AND in_preview AND in_delivery`, [org.orgId]);
     expect(row.rows[0].n).toBe(50);
+  });
+
+  it('replaces a batch of known entries with a constant number of statements, whatever its size', async () => {
+    const statements = async (n: number, prefix: string) => {
+      const lines = (title: string) => Array.from({ length: n }, (_, i) => ({ type: 'entry', id: `${prefix}${i}`, model: 'story', siteId: 'web', status: 'PUBLISHED', fields: { title: `${title} ${i}`, by: 'p1' } }));
+      expect((await countedImport(lines('First'))).report).toMatchObject({ succeeded: n });
+      const { report, count } = await countedImport(lines('Again'));
+      expect(report).toMatchObject({ lines: n, succeeded: n });
+      return count;
+    };
+    // One putEntry per line cost 11 statements an entry (57 for 5 lines, 552 for 50).
+    expect(await statements(50, 'rbig')).toBe(await statements(5, 'rsmall'));
+    const rows = await t.services.db.query<{ n: number; titled: number; edges: number }>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE title LIKE 'Again %')::int AS titled,
+              (SELECT count(*)::int FROM entry_edges g WHERE g.org_id = $1 AND g.source_id LIKE 'rbig%') AS edges
+       FROM entries WHERE org_id = $1 AND id LIKE 'rbig%' AND status = 'PUBLISHED' AND in_preview AND in_delivery`,
+      [org.orgId],
+    );
+    expect(rows.rows[0]).toEqual({ n: 50, titled: 50, edges: 50 });
+  });
+
+  it('a re-run replaces each entry as PUT would, whatever its state, and refuses what PUT refuses line by line', async () => {
+    const token = org.manageToken;
+    const put = (id: string, body: object) => t.json(`/management/v1/entries/${id}`, { method: 'PUT', token, body: { model: 'person', siteId: 'web', ...body } });
+    const act = (id: string, action: string) => t.json(`/management/v1/entries/${id}/${action}`, { method: 'POST', token });
+    await put('st-draft', { fields: { name: 'v1' } });
+    await put('st-live', { status: 'PUBLISHED', fields: { name: 'v1' } });
+    await put('st-live-edit', { status: 'PUBLISHED', fields: { name: 'v1' } });
+    await put('st-edited', { status: 'PUBLISHED', fields: { name: 'v1' } });
+    await put('st-edited', { fields: { name: 'v2' } });
+    await put('st-gone', { fields: { name: 'v1' } });
+    expect((await t.json('/management/v1/entries/st-gone', { method: 'DELETE', token })).status).toBeLessThan(300);
+    await put('st-draft-status', { status: 'PUBLISHED', fields: { name: 'v1' } });
+    await put('st-person', { fields: { name: 'v1' } });
+    expect((await act('st-live', 'publish')).status).toBe(200);
+    const line = (id: string, extra: object = {}) => ({ type: 'entry', id, model: 'person', siteId: 'web', fields: { name: `new ${id}` }, ...extra });
+    const { report } = await countedImport([
+      line('st-draft'),
+      line('st-live', { status: 'PUBLISHED' }),
+      line('st-live-edit'),
+      line('st-edited', { status: 'PUBLISHED' }),
+      line('st-gone'),
+      line('st-draft-status', { status: 'DRAFT' }),
+      { ...line('st-draft'), id: 'st-model', model: 'story', fields: { title: 'x' } },
+      line('st-bad', { fields: { name: 5 } }),
+      { ...line('st-person'), model: 'story', fields: { title: 'x' } },
+    ]);
+    const byLine = (n: number) => report.results[n - 1];
+    expect(byLine(1)).toMatchObject({ ok: true });
+    expect(byLine(2)).toMatchObject({ ok: true });
+    expect(byLine(3)).toMatchObject({ ok: true });
+    expect(byLine(4)).toMatchObject({ ok: true });
+    expect(byLine(5)).toMatchObject({ ok: false });
+    expect((byLine(5) as { errors: string[] }).errors.join()).toContain('Entry "st-gone" is deleted.');
+    expect(byLine(6)).toMatchObject({ ok: false });
+    expect((byLine(6) as { errors: string[] }).errors.join()).toContain('status: an existing entry changes status');
+    expect(byLine(7)).toMatchObject({ ok: true });
+    expect(byLine(8)).toMatchObject({ ok: false });
+    expect((byLine(8) as { errors: string[] }).errors.join()).toContain('fields.name');
+    expect(byLine(9)).toMatchObject({ ok: false });
+    expect((byLine(9) as { errors: string[] }).errors.join()).toContain('model: entry "st-person" is a "person"; its model cannot change');
+    const view = async (id: string) => (await t.json(`/management/v1/entries/${id}`, { token })).body.result;
+    expect(await view('st-draft')).toMatchObject({ status: 'DRAFT', fields: { name: 'new st-draft' } });
+    expect(await view('st-live')).toMatchObject({ status: 'PUBLISHED', fields: { name: 'new st-live' } });
+    expect(await view('st-live-edit')).toMatchObject({ status: 'EDITED', fields: { name: 'new st-live-edit' } });
+    expect(await view('st-edited')).toMatchObject({ status: 'PUBLISHED', fields: { name: 'new st-edited' } });
+    expect(await view('st-draft-status')).toMatchObject({ status: 'PUBLISHED', fields: { name: 'v1' } });
+    // The rows behind them: a published entry is one row unless it has unpublished changes.
+    const rows = await t.services.db.query<{ id: string; in_preview: boolean; in_delivery: boolean; name: string }>(
+      `SELECT id, in_preview, in_delivery, fields->>'name' AS name FROM entries WHERE org_id = $1 AND id LIKE 'st-%' AND id NOT IN ('st-model', 'st-person') ORDER BY id, in_preview`,
+      [org.orgId],
+    );
+    expect(rows.rows).toEqual([
+      { id: 'st-draft', in_preview: true, in_delivery: false, name: 'new st-draft' },
+      { id: 'st-draft-status', in_preview: true, in_delivery: true, name: 'v1' },
+      { id: 'st-edited', in_preview: true, in_delivery: true, name: 'new st-edited' },
+      { id: 'st-gone', in_preview: true, in_delivery: false, name: 'v1' },
+      { id: 'st-live', in_preview: true, in_delivery: true, name: 'new st-live' },
+      { id: 'st-live-edit', in_preview: false, in_delivery: true, name: 'v1' },
+      { id: 'st-live-edit', in_preview: true, in_delivery: false, name: 'new st-live-edit' },
+    ]);
+  });
+
+  it('replaces line by line when the database refuses the batch of replacements', async () => {
+    const lines = (name: string) => ['rf1', 'rf2', 'rf3'].map((id) => ({ type: 'entry', id, model: 'person', siteId: 'web', fields: { name } }));
+    expect((await countedImport(lines('first'))).report).toMatchObject({ succeeded: 3 });
+    // The batched rewrite fails once (a fault we cannot cause for real); every line still lands.
+    let failures = 0;
+    const report = await runImport(
+      { db: faultyDb((sql) => sql.startsWith('UPDATE entries e SET') && failures++ === 0), bus: t.services.bus },
+      org.orgId,
+      ndjsonLines((async function* () { yield ndjson(lines('second')); })()),
+    );
+    expect(report).toMatchObject({ lines: 3, succeeded: 3, failed: 0 });
+    // The batch's rewrite, then one per line.
+    expect(failures).toBe(4);
+    for (const id of ['rf1', 'rf2', 'rf3']) {
+      expect((await t.json(`/management/v1/entries/${id}`, { token: org.manageToken })).body.result.fields).toEqual({ name: 'second' });
+    }
   });
 
   it('sees ids of earlier batches, and isolates a line when the database refuses a whole batch', async () => {
@@ -195,16 +305,8 @@ describe('runImport batches', () => {
       { type: 'entry', id: 'b3', model: 'story', siteId: 'web', fields: { title: 'B3', by: 'b1' } },
     ];
     // The multi-row insert fails once (a fault we cannot cause for real); the line-by-line retry lands every line.
-    const db = t.services.db;
     let failures = 0;
-    const wrap = (tx: Queryable): Queryable => ({
-      exec: (sql) => tx.exec(sql),
-      query: ((sql: string, params?: readonly unknown[]) => {
-        if (sql.includes('INSERT INTO entries') && (params?.[1] as string[]).length > 1 && failures++ === 0) throw new Error('injected');
-        return tx.query(sql, params);
-      }) as Queryable['query'],
-    });
-    const faulty: Db = { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) };
+    const faulty = faultyDb((sql, params) => sql.includes('INSERT INTO entries') && (params?.[1] as string[]).length > 1 && failures++ === 0);
     const report = await runImport({ db: faulty, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()), { batchSize: 2 });
     expect(report).toMatchObject({ lines: 3, succeeded: 3, failed: 0 });
     expect(failures).toBe(1);

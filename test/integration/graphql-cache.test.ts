@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphqlServerOf } from '../../api/graphql/index.js';
 import { SchemaCache } from '../../api/graphql/schema-cache.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { setupOrg, type GqlOrg } from './graphql-support.js';
@@ -35,11 +34,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-const cache = () => {
-  const server = graphqlServerOf(app.services);
-  if (!server) throw new Error('GraphQL server not mounted');
-  return server.cache;
-};
+const cache = () => app.graphql.cache;
 
 describe('schema cache', () => {
   it('shows a model change in the next request', async () => {

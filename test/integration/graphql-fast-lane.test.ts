@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphqlServerOf } from '../../api/graphql/index.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { setupOrg, type GqlOrg, startReferenceServer } from './graphql-support.js';
 
@@ -112,7 +111,7 @@ async function call(base: string, c: Case, requestId: string) {
 
 describe('the GraphQL fast lane', () => {
   it.each(cases)('$name: answered as yoga answers it', async (c) => {
-    const stats = graphqlServerOf(app.services)!.fastLaneStats;
+    const stats = app.graphql.fastLaneStats;
     const before = { ...stats };
     const id = `fast-lane-${Math.random().toString(36).slice(2)}`;
     const fast = await call(app.baseUrl, c, id);
@@ -124,7 +123,7 @@ describe('the GraphQL fast lane', () => {
   });
 
   it("answers another org's id as absent, and the org's own id in full", async () => {
-    const stats = graphqlServerOf(app.services)!.fastLaneStats;
+    const stats = app.graphql.fastLaneStats;
     const answered = stats.answered;
     expect(await other.q(STORY)).toMatchObject({ status: 200, body: { data: { story: null } } });
     expect(await o.q(STORY)).toMatchObject({ status: 200, body: { data: { story: { id: 'pub', title: 'Published', views: 1 } } } });
@@ -132,7 +131,7 @@ describe('the GraphQL fast lane', () => {
   });
 
   it('takes no body over the limit: yoga refuses it with 413', async () => {
-    const stats = graphqlServerOf(app.services)!.fastLaneStats;
+    const stats = app.graphql.fastLaneStats;
     const before = { ...stats };
     const big = ok(STORY, { variables: { pad: 'x'.repeat(app.services.config.limits.bodyBytes) } });
     const res = await fetch(`${app.baseUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${o.delivery}` }, body: big });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphqlServerOf } from '../../api/graphql/index.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { doc, para, setupOrg, type GqlOrg, startReferenceServer } from './graphql-support.js';
 
@@ -59,7 +58,7 @@ async function post(base: string, query: string, id: string) {
 
 describe('compiled execution (graphql-jit)', () => {
   it.each(documents)('%s: the compiled answer is the interpreted one', async (_name, query) => {
-    const stats = graphqlServerOf(app.services)!.jitStats;
+    const stats = app.graphql.jitStats;
     const id = `jit-${Math.random().toString(36).slice(2)}`;
     const expected = await post(reference.url, query, id);
     const before = stats.executed;
@@ -72,7 +71,7 @@ describe('compiled execution (graphql-jit)', () => {
   });
 
   it('never compiles a document that declares variables', async () => {
-    const stats = graphqlServerOf(app.services)!.jitStats;
+    const stats = app.graphql.jitStats;
     const before = { ...stats };
     for (let i = 0; i < 3; i++) expect(await o.d('query($id: String) { story(id: $id) { id } }', { id: 's1' })).toEqual({ story: { id: 's1' } });
     expect(stats).toEqual(before);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleFields, entryColumns, type EntryColumn, type EntryRow } from '../../shared/delivery/entry-row.js';
+import { assembleFields, entryColumns, type EntryColumn, type DeliveredEntryRow } from '../../shared/delivery/entry-row.js';
 import { createLoaders } from '../../shared/delivery/loaders.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { doc, heading, ids, insertAsset, para, setupOrg, uploadImage, type GqlOrg } from './graphql-support.js';
@@ -403,7 +403,7 @@ describe('collection items read only the columns their selection needs', () => {
     const read = async (keys: string[]) => {
       const shape = { columns: new Set(['id', 'fields'] as const), fieldKeys: new Set(keys) };
       const sql = `SELECT ${entryColumns('e', shape)} FROM entries e WHERE e.org_id = $1 AND e.id = 'a1' AND e.in_delivery`;
-      const [row] = assembleFields((await app.services.db.query<EntryRow>(sql, [o.orgId])).rows, shape);
+      const [row] = assembleFields((await app.services.db.query<DeliveredEntryRow>(sql, [o.orgId])).rows, shape);
       return { id: row.id, fields: row.fields };
     };
     expect(await read(['views', 'price', 'nothing', "it's", 'a"b'])).toEqual({ id: 'a1', fields: { views: 10, price: '19.99', nothing: null, "it's": null, 'a"b': null } });

@@ -10,12 +10,12 @@ import { removeAsset } from '../../shared/assets/asset-service.js';
 import { buildAssetUrl, type AssetTransformationInput, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import { derivativeKeyOf } from '../../shared/assets/derivative-source.js';
 import { signPath } from '../../shared/assets/signing.js';
-import { transformCount } from '../../shared/assets/transform-metrics.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
-import { createBlobStore } from '../../shared/blobs/index.js';
-import { createQueue } from '../../shared/queue/index.js';
+import { createBlobStore } from '../../shared/adapters/blobs/index.js';
+import { createQueue } from '../../shared/adapters/queue/index.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+import { createAssetCaches } from '../../shared/assets/asset-caches.js';
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
 
@@ -34,7 +34,7 @@ describe('image delivery: /img derivatives and /files originals', () => {
   const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean } = {}) =>
     buildAssetUrl({ asset, orgId: org.orgId, transformation, ...extra }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: presets as never })!;
   const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
-  const transforms = () => transformCount(app.services.metrics.registry);
+  const transforms = async () => (await app.services.metrics.imageTransforms.get()).values.reduce((sum, v) => sum + v.value, 0);
 
   beforeAll(async () => {
     app = await startTestApp();
@@ -65,7 +65,7 @@ describe('image delivery: /img derivatives and /files originals', () => {
     const notModified = await get(url, { 'if-none-match': miss.headers.get('etag')! });
     expect(notModified.status).toBe(304);
 
-    // The derivative sits in the configured blob store (S3 through s3rver when FOLIO_TEST_S3=1).
+    // The derivative sits in the configured blob store (S3 when FOLIO_TEST_S3=1: the RADOS Gateway in CI).
     const parts = parseImagePath(app.services.secrets.signing, new URL(url).pathname.slice('/img/'.length));
     expect(await app.services.blobs.head(derivativeKeyOf(parts).key)).toMatchObject({ size: bytes.length });
     if (process.env.FOLIO_TEST_S3 === '1') expect(app.services.blobs.kind).toBe('s3');
@@ -237,9 +237,9 @@ describe('image delivery: /img derivatives and /files originals', () => {
   });
 
   it('an asset deleted on another instance stops being served from this one\'s memory once the change is announced', async () => {
-    // The other instance: same database and storage, its own memory caches (keyed by its own store).
+    // The other instance: same database and storage, its own memory caches.
     const otherBlobs = await createBlobStore(app.services.config);
-    const other = { db: app.services.db, blobs: otherBlobs, logger: app.services.logger };
+    const other = { db: app.services.db, blobs: otherBlobs, logger: app.services.logger, assetCaches: createAssetCaches() };
     try {
       const [quiet, announced] = [await upload(await fixture('the-mouse.jpg')), await upload(await fixture('the-mouse.jpg'))];
       const [quietUrl, announcedUrl] = [urlOf(quiet, { width: 60 }), urlOf(announced, { width: 60 })];

@@ -12,11 +12,12 @@ import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-ur
 import { derivativeKeyOf } from '../../shared/assets/derivative-source.js';
 import { runTransformJob } from '../../shared/assets/run-transform-job.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
-import type { BlobStore } from '../../shared/blobs/index.js';
+import type { BlobStore } from '../../shared/adapters/blobs/index.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { TRANSFORM_STALLED_AFTER_MS } from '../../workers/image-transform.js';
-import { createQueue, type JobQueue } from '../../shared/queue/index.js';
+import { createQueue, type JobQueue } from '../../shared/adapters/queue/index.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+import { createAssetCaches } from '../../shared/assets/asset-caches.js';
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
 
@@ -89,7 +90,7 @@ describe('a worker dying during a transform', () => {
             'image-transform',
             async (payload) => {
               transforms++;
-              return runTransformJob({ blobs: store }, payload);
+              return runTransformJob({ blobs: store, assetCaches: createAssetCaches() }, payload);
             },
             { stalledAfterMs: TRANSFORM_STALLED_AFTER_MS },
           );
@@ -105,12 +106,14 @@ describe('a worker dying during a transform', () => {
       const queue = await createQueue(app.services.config, { prefix: `folio:crash${randomBase62(8)}` });
       const { store, counter } = countingPuts(app.services.blobs, () => derivative);
       let attempts = 0;
+      // The worker's own memory, apart from the API's (as in another process).
+      const assetCaches = createAssetCaches();
       queue.process('image-transform', async (payload, ctx) => {
         attempts = ctx.attempt;
         derivative = payload.derivativeKey;
         // The first attempt dies after its transform, before the derivative is written.
         const blobs: BlobStore = ctx.attempt === 1 ? { ...store, put: async () => Promise.reject(new Error('worker died')) } : store;
-        return runTransformJob({ blobs }, payload);
+        return runTransformJob({ blobs, assetCaches }, payload);
       });
       try {
         const res = await requestThrough(queue, 1200, async () => undefined);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ingestSpoolKey } from '../../shared/blobs/keys.js';
+import { ingestSpoolKey } from '../../shared/adapters/blobs/keys.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { drainSpool } from '../../shared/ingest/process-batch.js';
 import { insertBatch } from '../../shared/ingest/spool-repository.js';

@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import { derivativeKeyOf } from '../../shared/assets/derivative-source.js';
-import { memoryCaches } from '../../shared/assets/memory-cache.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -56,7 +55,7 @@ describe('front door: GraphQL and in-memory image hits outside Express', () => {
     const miss = await fetch(url);
     expect(miss.headers.get('x-cache')).toBe('MISS');
     const bytes = Buffer.from(await miss.arrayBuffer());
-    const memory = memoryCaches(app.services.blobs).derivatives;
+    const memory = app.services.assetCaches.derivatives;
     expect(memory.has(keyOf(url))).toBe(true);
 
     const fromMemory = await fetch(url);

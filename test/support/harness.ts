@@ -3,16 +3,18 @@ import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { startHttpServer } from '../../api/server.js';
+import type { GraphqlServer } from '../../api/graphql/yoga.js';
 import { loadConfig, type Config } from '../../shared/config.js';
 import type { DestinationStream } from 'pino';
 import { createLogger } from '../../shared/logger.js';
 import { randomBase62 } from '../../shared/ids.js';
-import { createAnalyticsStore, type AnalyticsStore } from '../../shared/analytics/index.js';
+import { createAnalyticsStore, type AnalyticsStore } from '../../shared/adapters/clickhouse/index.js';
 import { closeServices, createServices, type Services } from '../../shared/services.js';
 import { closeServer } from '../../shared/shutdown.js';
 import { responseProblems } from './openapi-responses.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
 import { registerWorkers } from '../../workers/register.js';
+import type { TestS3 } from './test-s3.js';
 
 export interface FetchOptions {
   method?: string;
@@ -32,6 +34,8 @@ export interface TestOrg {
 
 export interface TestApp {
   services: Services;
+  /** The GraphQL server mounted on `/graphql` (its schema cache and lane statistics). */
+  graphql: GraphqlServer;
   baseUrl: string;
   adminToken: string;
   /** The METRICS_TOKEN that `/metrics` asks for. */
@@ -79,7 +83,8 @@ async function processChdb(config: Config): Promise<AnalyticsStore> {
 /**
  * Starts the real product in-process on an ephemeral port, with the adapters the environment
  * selects exactly as in production: DATABASE_URL → Postgres, REDIS_URL → BullMQ and Redis,
- * FOLIO_TEST_S3=1 → S3 against an in-process s3rver, CLICKHOUSE_URL → ClickHouse server;
+ * FOLIO_TEST_S3=1 → S3 (a RADOS Gateway when FOLIO_TEST_S3_ENDPOINT names one, else an in-process
+ * s3rver; see test-s3.ts), CLICKHOUSE_URL → ClickHouse server;
  * otherwise PGlite in memory, the in-process queue, a temp folder and chDB in a temp folder.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -106,17 +111,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SEED_DEMO: 'false',
     ...options.env,
   };
-  let s3: { close(): Promise<void>; s3Config: NonNullable<Config['s3']> } | undefined;
+  let s3: TestS3 | undefined;
   if (process.env.FOLIO_TEST_S3 === '1') {
-    const { startS3rver } = await import('./s3rver.js');
-    s3 = await startS3rver();
+    const { startTestS3 } = await import('./test-s3.js');
+    s3 = await startTestS3();
   }
   const config: Config = { ...loadConfig(env), ...(s3 ? { s3: s3.s3Config } : {}) };
   const logger = createLogger(config.logLevel, options.logDestination);
   const analytics = config.clickhouseUrl ? undefined : await processChdb(config);
   const services = await createServices(config, logger, { inMemoryDb: true, namespace, analytics });
   if (options.workers !== false) registerWorkers(services);
-  const { server, url } = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
+  const { server, url, graphql } = await startHttpServer(services, { port: 0, host: '127.0.0.1' });
   services.config.publicBaseUrl = url;
 
   const doFetch = (pathname: string, o: FetchOptions = {}) => {
@@ -148,6 +153,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   return {
     services,
+    graphql,
     baseUrl: url,
     adminToken,
     metricsToken,

@@ -1,5 +1,5 @@
 import { insertAsset } from '../../shared/assets/asset-repository.js';
-import type { Queryable } from '../../shared/db/index.js';
+import type { Queryable } from '../../shared/adapters/db/index.js';
 import { newId, newVersionId } from '../../shared/ids.js';
 
 /**

@@ -1,9 +1,9 @@
 import { Router, type Request } from 'express';
-import { parseAnalyticsQuery } from '../../../shared/analytics-queries/range.js';
-import { breakdown, distributionAnalytics, emptyAnalytics, type BreakdownKind } from '../../../shared/analytics-queries/reports.js';
+import { parseAnalyticsQuery } from '../../../shared/analytics/range.js';
+import { breakdown, distributionAnalytics, emptyAnalytics, type BreakdownKind } from '../../../shared/analytics/reports.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
-import { requireDistribution } from '../../../shared/tenancy/projects.js';
+import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**

@@ -14,7 +14,7 @@ import { uploadSource } from './upload-source.js';
  */
 export function assetUploadRoutes(services: Services): Router {
   const r = Router();
-  const deps = { db: services.db, blobs: services.blobs, bus: services.bus, logger: services.logger, maxBytes: services.config.limits.uploadBytes, ffmpegPath: services.config.ffmpegPath };
+  const deps = { db: services.db, blobs: services.blobs, bus: services.bus, logger: services.logger, maxBytes: services.config.limits.uploadBytes, ffmpeg: services.ffmpeg, assetCaches: services.assetCaches };
 
   const readUpload = async (req: Request) => {
     const query = parseInput(uploadQuery, req.query, { what: 'query string' });

@@ -22,7 +22,7 @@ export function embedRoutes(services: Services): Router {
     if (orientation !== undefined && orientation !== 'vertical' && orientation !== 'horizontal') {
       throw badRequest('orientation: must be "horizontal" or "vertical".');
     }
-    const asset = await findAssetForDelivery(services.db, req.params.orgId, m[1]);
+    const asset = await findAssetForDelivery(services.db, services.assetCaches, req.params.orgId, m[1]);
     if (!asset || (asset.type !== 'VIDEO' && asset.type !== 'VIDEO_PLAYLIST')) throw notFound('Video');
     const config = playerConfig(asset, {
       baseUrl: services.config.publicBaseUrl,

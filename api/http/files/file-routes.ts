@@ -2,8 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
 import type { Asset } from '../../../shared/assets/types.js';
 import { parseFilePath } from '../../../shared/assets/url-grammar.js';
-import { RangeNotSatisfiableError } from '../../../shared/blobs/index.js';
-import { originalKey } from '../../../shared/blobs/keys.js';
+import { RangeNotSatisfiableError } from '../../../shared/adapters/blobs/index.js';
+import { originalKey } from '../../../shared/adapters/blobs/keys.js';
 import { notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { parseRange } from './parse-range.js';
@@ -24,7 +24,7 @@ export function fileRoutes(services: Services): Router {
 
   const resolve = async (req: Request): Promise<Asset> => {
     const parts = parseFilePath(services.secrets.signing, req.path.slice('/files/'.length));
-    const asset = await findAssetForDelivery(services.db, parts.orgId, parts.assetId);
+    const asset = await findAssetForDelivery(services.db, services.assetCaches, parts.orgId, parts.assetId);
     if (!asset || asset.versionId !== parts.versionId) throw notFound('File');
     return asset;
   };

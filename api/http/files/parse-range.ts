@@ -1,4 +1,4 @@
-import type { ByteRange } from '../../../shared/blobs/index.js';
+import type { ByteRange } from '../../../shared/adapters/blobs/index.js';
 
 /**
  * One byte range from a `Range` header, resolved against the size. undefined = serve the whole

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { LRUCache } from 'lru-cache';
-import type { CachedDerivative } from '../../../shared/assets/memory-cache.js';
+import type { CachedDerivative } from '../../../shared/assets/asset-caches.js';
 import { IMMUTABLE } from '../files/send-headers.js';
 import { markShareable } from '../request-context.js';
 

@@ -4,14 +4,12 @@ import { resolveDerivativeSource, type DerivativeSource } from '../../../shared/
 import { outputSize, pixelBudgetProblem } from '../../../shared/assets/transform-plan.js';
 import type { ImagePathParts } from '../../../shared/assets/url-grammar.js';
 import { encodeOps, extOfFormat } from '../../../shared/assets/image-ops.js';
-import { memoryCaches } from '../../../shared/assets/memory-cache.js';
-import type { BlobObject } from '../../../shared/blobs/index.js';
+import type { BlobObject } from '../../../shared/adapters/blobs/index.js';
 import { badRequest, notFound, rateLimited } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { pipeBody } from '../files/pipe-body.js';
 import { answeredNotModified } from '../files/send-headers.js';
 import { serveFromMemory, writeImageHead } from './image-response.js';
-import { verifiedImagePath } from './verified-paths.js';
 
 /** Derivatives up to this size are kept in process memory after a storage read. */
 const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -75,7 +73,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
   const attempts = options.attempts ?? 3;
   const lookups = services.metrics.cacheLookups;
 
-  const memory = memoryCaches(services.blobs).derivatives;
+  const memory = services.assetCaches.derivatives;
 
   /** From memory when this process holds it; else from the blob store (small ones are kept in memory). */
   const serve = async (res: ServerResponse, key: string, etag: string, cache: 'HIT' | 'MISS', immutable: boolean): Promise<boolean> => {
@@ -102,7 +100,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
 
   return async (req, res, path) => {
     // Images: the URL alone names the derivative, so a hit needs no database round trip.
-    const direct = verifiedImagePath(services.secrets.signing, path);
+    const direct = services.verifyImagePath(path);
     const { parts } = direct;
     if (answeredNotModified(req, res, direct.etag)) return;
     await inflight.get(direct.key)?.catch(() => undefined);
@@ -111,7 +109,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
       return;
     }
 
-    const source = await resolveDerivativeSource(services.db, parts);
+    const source = await resolveDerivativeSource(services.db, services.assetCaches, parts);
     if (source.key !== direct.key) {
       if (answeredNotModified(req, res, source.etag)) return;
       if (await serve(res, source.key, source.etag, 'HIT', source.immutable)) return;

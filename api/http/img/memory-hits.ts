@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { memoryCaches } from '../../../shared/assets/memory-cache.js';
 import type { Services } from '../../../shared/services.js';
 import { answeredNotModified } from '../files/send-headers.js';
 import { serveFromMemory } from './image-response.js';
-import { verifiedImagePath, type VerifiedImagePath } from './verified-paths.js';
+import type { VerifiedImagePath } from '../../../shared/assets/verified-image-paths.js';
 
 /**
  * The hottest request a CDN origin sees: a derivative this process already holds in memory (or
@@ -13,12 +12,12 @@ import { verifiedImagePath, type VerifiedImagePath } from './verified-paths.js';
  * `path` is the GET or HEAD request's `/img/…` path without its query (the front door's).
  */
 export function imageMemoryHits(services: Services): (req: IncomingMessage, res: ServerResponse, path: string) => boolean {
-  const memory = memoryCaches(services.blobs).derivatives;
+  const memory = services.assetCaches.derivatives;
   const lookups = services.metrics.cacheLookups;
   return (req, res, path) => {
     let derivative: VerifiedImagePath;
     try {
-      derivative = verifiedImagePath(services.secrets.signing, path);
+      derivative = services.verifyImagePath(path);
     } catch {
       return false;
     }

@@ -4,7 +4,7 @@ import { badRequest } from '../../../shared/errors/index.js';
 import { createBackpressure } from '../../../shared/ingest/backpressure.js';
 import { ingestLogBatch } from '../../../shared/ingest/ingest-batch.js';
 import type { Services } from '../../../shared/services.js';
-import { requireDistribution } from '../../../shared/tenancy/projects.js';
+import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { requireScope, tenantOf } from '../auth.js';
 import { readRawBody } from './read-body.js';
 

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { ref, type OpenApiFragment } from './common.js';
-import { assets } from './assets.js';
-import { content } from './content.js';
-import { analytics } from './analytics.js';
-import { ingest } from './ingest.js';
-import { outputGroups } from './output-groups.js';
+import { assets } from '../assets/openapi.js';
+import { content } from '../content/openapi.js';
+import { analytics } from '../analytics/openapi.js';
+import { ingest } from '../ingest/openapi.js';
+import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
-import { platform } from './platform.js';
+import { platform } from '../platform/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { insertOrganization, listOrganizations } from '../../../shared/tenancy/organizations.js';
-import { createToken } from '../../../shared/tenancy/tokens.js';
+import { insertOrganization, listOrganizations } from '../../../shared/tenancy/organization-repository.js';
+import { createToken } from '../../../shared/tenancy/token-repository.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireAdmin } from '../auth.js';
 

@@ -9,7 +9,7 @@ import {
   listDistributions,
   listProjects,
   requireProject,
-} from '../../../shared/tenancy/projects.js';
+} from '../../../shared/tenancy/project-repository.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { insertSite, listSites } from '../../../shared/tenancy/sites.js';
+import { insertSite, listSites } from '../../../shared/tenancy/site-repository.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 

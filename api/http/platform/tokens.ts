@@ -4,7 +4,7 @@ import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { SCOPES } from '../../../shared/tenancy/scopes.js';
-import { createToken, listTokens, revokeToken } from '../../../shared/tenancy/tokens.js';
+import { createToken, listTokens, revokeToken } from '../../../shared/tenancy/token-repository.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 

@@ -1,12 +1,12 @@
 import { isAppError } from '../../errors/index.js';
 import { newId } from '../../ids.js';
 import type { ContentDeps } from '../deps.js';
-import { inputDates, newEntryRow, putEntry } from '../entries.js';
+import { inputDates, newEntryRow, putEntries, putEntry, type PutOutcome } from '../entries.js';
 import { clientIdSchema, entryInputSchema, type EntryInput } from '../entry-input.js';
 import { prepareEntries } from '../entry-prepare.js';
 import type { NewEntryRow } from '../entry-row.js';
-import { findExistingEntryIds, insertEdges, insertEntryRows, type EdgeRow } from '../entry-store.js';
-import type { StoredModel } from '../model-store.js';
+import { findExistingEntryIds, insertEdges, insertEntryRows, type EdgeRow } from '../entry-repository.js';
+import type { StoredModel } from '../model-repository.js';
 import { bumpContentVersion } from '../org-versions.js';
 import { describeIssues, modelOf } from './line-helpers.js';
 import type { ImportState, LineResult } from './types.js';
@@ -35,7 +35,7 @@ export interface PreparedBatch {
   lines: number[];
   results: Map<number, LineResult>;
   fresh: { c: Candidate; row: NewEntryRow; edges: Omit<EdgeRow, 'rowId'>[] }[];
-  /** Entries that exist already (or were written by an earlier line): the regular replace path. */
+  /** Entries that exist already (or were written by an earlier line): replaced with `putEntries`. */
   replacing: Candidate[];
 }
 
@@ -80,7 +80,7 @@ export function discardPrepared(state: ImportState, prepared: PreparedBatch): vo
 
 /**
  * Writes a prepared batch: every new entry in ONE transaction (multi-row inserts of entries and
- * edges), then the replacements one by one. A batch the database refuses is retried line by
+ * edges), then every replacement in another (`putEntries`). A batch the database refuses is retried line by
  * line, so one bad line never takes good ones down with it. `dirty` tells the caller that an
  * entry accepted at validation failed here (later batches must be validated again).
  */
@@ -108,7 +108,14 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
       }
     }
   }
-  for (const c of prepared.replacing) results.set(c.line, await applyOne(deps, state, c));
+  if (prepared.replacing.length > 0) {
+    const replaced = await putEntries(deps, state.orgId, prepared.replacing.map((c) => ({ id: c.id, input: c.input }))).catch(() => null);
+    for (const [i, c] of prepared.replacing.entries()) {
+      // The database refused the batch (e.g. a deadlock with another writer): line by line.
+      const outcome = replaced?.[i];
+      results.set(c.line, outcome ? lineResult(state, c, outcome) : await applyOne(deps, state, c));
+    }
+  }
   return { results: prepared.lines.map((l) => results.get(l)!), dirty };
 }
 
@@ -167,12 +174,16 @@ async function prepareFresh(deps: ContentDeps, state: ImportState, fresh: Candid
 /** The regular single-entry path (create with the id, or replace). */
 async function applyOne(deps: ContentDeps, state: ImportState, c: Candidate): Promise<LineResult> {
   try {
-    const { entry } = await putEntry(deps, state.orgId, c.id, c.input);
-    state.entries.set(entry.id, entry.model);
-    return { line: c.line, type: 'entry', ok: true, id: entry.id };
+    return lineResult(state, c, await putEntry(deps, state.orgId, c.id, c.input));
   } catch (err) {
-    if (isAppError(err)) return failed(c.line, err.reasons);
+    if (isAppError(err)) return lineResult(state, c, { error: err });
     // A database failure of this one line (no SQL in the report): the line is not written.
     return failed(c.line, ['line: the database refused this line; it was not written']);
   }
+}
+
+function lineResult(state: ImportState, c: Candidate, outcome: PutOutcome): LineResult {
+  if ('error' in outcome) return failed(c.line, outcome.error.reasons);
+  state.entries.set(outcome.entry.id, outcome.entry.model);
+  return { line: c.line, type: 'entry', ok: true, id: outcome.entry.id };
 }

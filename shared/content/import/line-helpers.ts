@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ContentDeps } from '../deps.js';
-import { getModel, type StoredModel } from '../model-store.js';
+import { getModel, type StoredModel } from '../model-repository.js';
 import type { ImportState } from './types.js';
 
 /** zod issues as "path: message" strings, as the REST API reports them. */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/index.js';
-import { findSite, insertSite } from '../../tenancy/sites.js';
+import { findSite, insertSite } from '../../tenancy/site-repository.js';
 import { authorDef, authorInputSchema } from '../authors.js';
 import type { ContentDeps } from '../deps.js';
 import { labelDef, labelInputSchema } from '../labels.js';
 import { listDef, listEntriesSchema, listInputSchema, putListEntries } from '../lists.js';
 import { modelInputSchema } from '../model-input.js';
 import { putModel } from '../models.js';
-import { getResource } from '../resource-store.js';
+import { getResource } from '../resource-repository.js';
 import { createResource, patchResource, type ResourceDef } from '../resources.js';
 import { sectionDef, sectionInputSchema } from '../sections.js';
 import { describeIssues } from './line-helpers.js';

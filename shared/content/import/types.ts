@@ -1,4 +1,4 @@
-import type { StoredModel } from '../model-store.js';
+import type { StoredModel } from '../model-repository.js';
 
 export const LINE_TYPES = ['site', 'model', 'section', 'author', 'label', 'entry', 'list'] as const;
 export type LineType = (typeof LINE_TYPES)[number];

@@ -1,7 +1,7 @@
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
 import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
 import type { DeliveryContext } from '../delivery-context.js';
-import type { EntryRow } from '../entry-row.js';
+import type { DeliveredEntryRow } from '../entry-row.js';
 import { CmsAsset, CmsMedia, MediaType } from './asset-types.js';
 import { cmsRootFields } from './cms-roots.js';
 import { collectionType, pageArgsConfig } from './collection.js';
@@ -49,15 +49,15 @@ export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
     const relations = relationsType(m, models, reg, relationsIface, entryFilter);
     objects.set(
       m.alias,
-      new GraphQLObjectType<EntryRow, DeliveryContext>({
+      new GraphQLObjectType<DeliveredEntryRow, DeliveryContext>({
         name: type,
         interfaces: [CmsEntry],
         description: m.name,
-        isTypeOf: (row: EntryRow) => row.model_alias === m.alias,
+        isTypeOf: (row: DeliveredEntryRow) => row.model_alias === m.alias,
         fields: () => ({
           ...entryBaseFields(),
           ...modelFieldConfigs(m, reg),
-          relations: { type: relations, resolve: (row: EntryRow) => row },
+          relations: { type: relations, resolve: (row: DeliveredEntryRow) => row },
         }),
       }),
     );

@@ -2,7 +2,7 @@ import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'g
 import { countChildSections, countSectionMedia, findChildSections, findSectionMedia } from '../cms-repository.js';
 import type { AssetRow, AuthorRow, ListRow, SectionRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
-import type { EntryRow } from '../entry-row.js';
+import type { DeliveredEntryRow } from '../entry-row.js';
 import { countListEntries, findListEntryPages, type ListEntryFilter, type ListEntryItem, type ListEntryOrder } from '../list-entry-repository.js';
 import { entriesPointingAt } from '../relation-loads.js';
 import { CmsAsset, CmsAssetCollection } from './asset-types.js';
@@ -103,7 +103,7 @@ export const CmsListEntry = new GraphQLObjectType<ListEntryItem>({
   fields: {
     startAt: { type: DateTimeScalar, resolve: (r) => r._start_at },
     endAt: { type: DateTimeScalar, resolve: (r) => r._end_at },
-    entry: { type: CmsEntry, resolve: (r): EntryRow => r },
+    entry: { type: CmsEntry, resolve: (r): DeliveredEntryRow => r },
   },
 });
 

@@ -3,7 +3,7 @@ import { decodeContinuationToken, encodeContinuationToken, type TokenBinding } f
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
 import { countEntries, findEntriesWithReferences, findEntryPage, keyValues, pageCountsMatches } from '../entry-repository.js';
-import { shapeKey, type EntryRow, type EntryShape } from '../entry-row.js';
+import { shapeKey, type DeliveredEntryRow, type EntryShape } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
@@ -30,7 +30,7 @@ export async function entryCollection(
   collection: string,
   args: CollectionArgs,
   info?: GraphQLResolveInfo,
-): Promise<CollectionValue<EntryRow>> {
+): Promise<CollectionValue<DeliveredEntryRow>> {
   const page = pageOf(args);
   const keyCount = compileOrder(model, args.order).length; // order errors before any SQL
   const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null };
@@ -64,7 +64,7 @@ export async function entryById(
   id: string | null | undefined,
   model: ModelDefinition | null,
   info?: GraphQLResolveInfo,
-): Promise<EntryRow | null> {
+): Promise<DeliveredEntryRow | null> {
   if (!id) return null;
   const refs = model && info ? selectedReferences(model, (alias) => selects(info, alias)) : [];
   const shape = info ? readShape(info, 'own', refs) : null;
@@ -84,7 +84,7 @@ function selectedReferences(model: ModelDefinition, selected: (alias: string) =>
  * the entry loaders, where the reference resolvers look them up; a target that is not visible resolves to
  * null without another read.
  */
-function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: readonly EntryRow[], fields: readonly string[], shape: EntryShape | null): void {
+function primeReferences(ctx: DeliveryContext, rows: readonly DeliveredEntryRow[], refs: readonly DeliveredEntryRow[], fields: readonly string[], shape: EntryShape | null): void {
   const found = new Set<string>();
   for (const r of [...refs, ...rows]) {
     found.add(r.id);
@@ -99,7 +99,7 @@ function primeReferences(ctx: DeliveryContext, rows: readonly EntryRow[], refs: 
 }
 
 function withReferencesLoader(ctx: DeliveryContext, fields: string[], shape: EntryShape | null) {
-  return ctx.loaders.keyed<string, EntryRow | null>(`entry+references:${fields.join(',')}:${shapeKey(shape)}`, async (ids) => {
+  return ctx.loaders.keyed<string, DeliveredEntryRow | null>(`entry+references:${fields.join(',')}:${shapeKey(shape)}`, async (ids) => {
     const { rows, refs } = await findEntriesWithReferences(ctx.db, ctx.orgId, ctx.scope, ids, fields, shape);
     primeReferences(ctx, rows, refs, fields, shape);
     const own = new Map(rows.map((r) => [r.id, r]));

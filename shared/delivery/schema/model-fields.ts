@@ -13,7 +13,7 @@ import type { FieldDefinition, ModelDefinition } from '../../content/model-types
 import type { RichDoc } from '../../content/rich-content.js';
 import type { AssetRow, AuthorRow, SectionRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
-import type { EntryRow } from '../entry-row.js';
+import type { DeliveredEntryRow } from '../entry-row.js';
 import { entriesFromField } from '../relation-loads.js';
 import { CmsMedia } from './asset-types.js';
 import { CmsAuthor, CmsSection } from './cms-types.js';
@@ -30,10 +30,10 @@ export interface ModelTypeRegistry {
   collection(alias: string): GraphQLObjectType;
 }
 
-type Field = GraphQLFieldConfig<EntryRow, DeliveryContext>;
+type Field = GraphQLFieldConfig<DeliveredEntryRow, DeliveryContext>;
 
-const valueOf = (row: EntryRow, f: FieldDefinition) => row.fields?.[f.alias] ?? null;
-const idsOf = (row: EntryRow, f: FieldDefinition): string[] => {
+const valueOf = (row: DeliveredEntryRow, f: FieldDefinition) => row.fields?.[f.alias] ?? null;
+const idsOf = (row: DeliveredEntryRow, f: FieldDefinition): string[] => {
   const v = valueOf(row, f);
   return Array.isArray(v) ? (v as string[]) : [];
 };
@@ -60,7 +60,7 @@ function linked<T>(type: GraphQLOutputType, f: FieldDefinition, load: (ctx: Deli
 
 function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
   const only = f.allowedModels.length === 1 && reg.models.has(f.allowedModels[0]) ? f.allowedModels[0] : null;
-  const allowed = (row: EntryRow | null) => (row && (f.allowedModels.length === 0 || f.allowedModels.includes(row.model_alias)) ? row : null);
+  const allowed = (row: DeliveredEntryRow | null) => (row && (f.allowedModels.length === 0 || f.allowedModels.includes(row.model_alias)) ? row : null);
   if (f.valueType === 'list') {
     return {
       type: only ? reg.collection(only) : CmsEntryCollection,
@@ -78,8 +78,8 @@ function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
 }
 
 /** The API's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`. */
-export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry): GraphQLFieldConfigMap<EntryRow, DeliveryContext> {
-  const out: GraphQLFieldConfigMap<EntryRow, DeliveryContext> = {};
+export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry): GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> {
+  const out: GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> = {};
   for (const f of model.fields) {
     switch (f.type) {
       case 'text':

@@ -3,7 +3,7 @@ import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
 import { countEntries, findEntryPage, REFERENCE_KINDS } from '../entry-repository.js';
-import type { EntryRow } from '../entry-row.js';
+import type { DeliveredEntryRow } from '../entry-row.js';
 import { compileOrder } from '../order-sql.js';
 import { entriesPointingAt } from '../relation-loads.js';
 import { collectionOf, pageArgsConfig, pageOf, type CollectionValue, type PageArgs } from './collection.js';
@@ -30,7 +30,7 @@ export const referrersOf = (alias: string, models: ModelDefinition[]) =>
   models.filter((m) => m.fields.some((f) => f.type === 'reference' && (f.allowedModels.length === 0 || f.allowedModels.includes(alias))));
 
 const SYSTEM_DATE_KEYS = new Set(['system.createdAt', 'system.updatedAt', 'system.publishedAt', 'system.firstPublishedAt', 'system.unpublishedAt']);
-const SYSTEM_COLUMN: Record<string, keyof EntryRow> = {
+const SYSTEM_COLUMN: Record<string, keyof DeliveredEntryRow> = {
   'system.createdAt': 'created_at',
   'system.updatedAt': 'updated_at',
   'system.publishedAt': 'published_at',
@@ -43,7 +43,7 @@ const SYSTEM_COLUMN: Record<string, keyof EntryRow> = {
  * gives entries whose value is greater than this entry's, ascending; DESC smaller, descending.
  * Any other order resolves to null, as specified.
  */
-export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, row: EntryRow, args: RelationArgs): Promise<CollectionValue<EntryRow> | null> {
+export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, row: DeliveredEntryRow, args: RelationArgs): Promise<CollectionValue<DeliveredEntryRow> | null> {
   const page = { offset: 0, limit: pageOf({ limit: args.limit }).limit };
   const keys = compileOrder(model, args.order).filter((k) => k.name !== 'id');
   if (keys.length !== 1) return null;
@@ -84,12 +84,12 @@ export function relationsType(
   entryFilter: GraphQLInputObjectType,
 ): GraphQLObjectType {
   const type = typeNameOf(model.alias);
-  return new GraphQLObjectType<EntryRow, DeliveryContext>({
+  return new GraphQLObjectType<DeliveredEntryRow, DeliveryContext>({
     name: `${type}Relations`,
     interfaces: [iface],
     description: `Entries that reference this ${type}.`,
     fields: () => {
-      const fields: GraphQLFieldConfigMap<EntryRow, DeliveryContext> = {
+      const fields: GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> = {
         entryCollection: {
           type: CmsEntryCollection,
           description: 'Every entry that references this one, whatever its model or field.',

@@ -2,7 +2,7 @@ import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type Gra
 import { richTargets, type RichDoc, type RichNode } from '../../content/rich-content.js';
 import type { AssetRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
-import type { EntryRow } from '../entry-row.js';
+import type { DeliveredEntryRow } from '../entry-row.js';
 import { assetsFromField, entriesFromField } from '../relation-loads.js';
 import { CmsAssetCollection, CmsMediaCollection } from './asset-types.js';
 import { pageArgsConfig, pageOf, sliceCollection, type PageArgs } from './collection.js';
@@ -12,7 +12,7 @@ import { JsonScalar } from './scalars.js';
 
 /** The value behind `<alias>_v2`: the document and where it lives (for edge lookups). */
 export interface RichContentValue {
-  row: EntryRow;
+  row: DeliveredEntryRow;
   field: string;
   doc: RichDoc;
 }
@@ -40,9 +40,9 @@ export const CmsRichContentBlock = new GraphQLObjectType<RichNode, DeliveryConte
 });
 
 /** Visible entries and assets a block points at, in document order (from the block itself). */
-async function blockEntries(n: RichNode, ctx: DeliveryContext): Promise<EntryRow[]> {
+async function blockEntries(n: RichNode, ctx: DeliveryContext): Promise<DeliveredEntryRow[]> {
   const ids = richTargets({ type: 'doc', content: [n] }).entries;
-  return (await ctx.loaders.entry.loadMany(ids)).filter((r): r is EntryRow => !!r && !(r instanceof Error));
+  return (await ctx.loaders.entry.loadMany(ids)).filter((r): r is DeliveredEntryRow => !!r && !(r instanceof Error));
 }
 async function blockMedia(n: RichNode, ctx: DeliveryContext): Promise<AssetRow[]> {
   const ids = richTargets({ type: 'doc', content: [n] }).media;

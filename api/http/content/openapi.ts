@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { authorInputSchema, authorPatchSchema } from '../../../shared/content/authors.js';
+import { entryInputSchema, entryPatchSchema, scheduleInputSchema } from '../../../shared/content/entry-input.js';
+import { labelInputSchema, labelPatchSchema } from '../../../shared/content/labels.js';
+import { listEntriesSchema, listInputSchema, listPatchSchema } from '../../../shared/content/lists.js';
+import { modelInputSchema } from '../../../shared/content/model-input.js';
+import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
+import { sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/sections.js';
+import { created201, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+
+/** Request bodies are generated from the same zod schemas the handlers parse with. */
+const bodyOf = (schema: z.ZodType) => jsonBody(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+const tag = { tags: ['content'], 'x-scope': 'manage' as const };
+const nullableString = { type: ['string', 'null'] };
+const dateTime = { type: ['string', 'null'], format: 'date-time' };
+const id = pathParam('id');
+
+const crud = (name: string, schema: string, create: z.ZodType, patch: z.ZodType) => ({
+  [`/management/v1/${name}`]: {
+    post: { summary: `Create a ${schema.toLowerCase()} (optional client \`id\`)`, ...tag, requestBody: bodyOf(create), responses: { 201: created201(ref(schema)), ...pick(400, 401, 403, 409, 413, 422, 429) } },
+    get: { summary: `List ${name}`, ...tag, parameters: pagingParameters, responses: { 200: ok200({ type: 'array', items: ref(schema) }, true), ...pick(400, 401, 403, 429) } },
+  },
+  [`/management/v1/${name}/{id}`]: {
+    get: { summary: `Read a ${schema.toLowerCase()}`, ...tag, parameters: [id], responses: { 200: ok200(ref(schema)), ...pick(401, 403, 404, 429) } },
+    patch: { summary: `Change members of a ${schema.toLowerCase()}`, ...tag, parameters: [id], requestBody: bodyOf(patch), responses: { 200: ok200(ref(schema)), ...pick(400, 401, 403, 404, 413, 422, 429) } },
+    delete: { summary: `Delete a ${schema.toLowerCase()} (409 while in use)`, ...tag, parameters: [id], responses: { 200: ok200({ type: 'object', properties: { id: { type: 'string' } } }), ...pick(401, 403, 404, 409, 429) } },
+  },
+});
+
+const transition = (summary: string) => ({
+  post: { summary, ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 409, 429) } },
+});
+
+export const content: OpenApiFragment = {
+  schemas: {
+    FieldDefinition: {
+      type: 'object',
+      properties: {
+        alias: { type: 'string', pattern: '^[a-zA-Z_][A-Za-z0-9_]*$' },
+        type: { type: 'string', enum: [...FIELD_TYPES] },
+        valueType: { type: 'string', enum: ['single', 'list'] },
+        numberFormat: { type: 'string', enum: ['int', 'decimal'] },
+        allowedModels: { type: 'array', items: { type: 'string' } },
+        required: { type: 'boolean' },
+      },
+    },
+    Model: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        alias: { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' },
+        name: { type: 'string' },
+        titleField: nullableString,
+        fields: { type: 'array', items: ref('FieldDefinition') },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    Entry: {
+      type: 'object',
+      description: 'The current (preview) version of an entry. `publishedVersionId` is the version delivery tokens read.',
+      properties: {
+        id: { type: 'string' },
+        model: { type: 'string' },
+        modelId: { type: 'string' },
+        siteId: { type: 'string' },
+        status: { type: 'string', enum: [...ENTRY_STATUSES] },
+        versionId: { type: 'string' },
+        publishedVersionId: nullableString,
+        title: nullableString,
+        slug: nullableString,
+        externalId: nullableString,
+        labels: { type: 'array', items: { type: 'string' } },
+        attrs: { type: ['object', 'null'] },
+        fields: { type: 'object', description: 'Values by field alias, in their stored shapes (decimals as strings, date-times as UTC ISO-8601 with ms)' },
+        metrics: {
+          type: 'object',
+          properties: { wordCount: { type: 'integer' }, characterCount: { type: 'integer' }, sentenceCount: { type: 'integer' }, imageCount: { type: 'integer' }, readingTime: { type: 'integer' } },
+        },
+        publishedAt: dateTime,
+        firstPublishedAt: dateTime,
+        unpublishedAt: dateTime,
+        scheduledAt: dateTime,
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    Section: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' }, parentId: nullableString, title: nullableString, slug: nullableString, url: nullableString, siteId: nullableString,
+        externalId: nullableString, description: nullableString, mediaIds: { type: 'array', items: { type: 'string' } },
+        createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    Author: {
+      type: 'object',
+      properties: Object.fromEntries([
+        ['id', { type: 'string' }],
+        ...['userId', 'byline', 'externalId', 'firstName', 'lastName', 'url', 'imageId', 'biography', 'email', 'website', 'facebook', 'instagram', 'twitter', 'linkedin', 'tiktok', 'telegram'].map((k) => [k, nullableString]),
+        ['profession', { type: 'array', items: { type: 'string' } }],
+        ['createdAt', { type: 'string', format: 'date-time' }],
+        ['updatedAt', { type: 'string', format: 'date-time' }],
+      ]),
+    },
+    Label: {
+      type: 'object',
+      properties: { id: { type: 'string' }, name: { type: 'string' }, description: nullableString, color: nullableString, siteId: nullableString, externalId: nullableString, createdAt: { type: 'string', format: 'date-time' } },
+    },
+    List: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' }, name: { type: 'string' }, description: nullableString, siteId: nullableString, externalId: nullableString,
+        entries: { type: 'array', items: { type: 'object', properties: { entryId: { type: 'string' }, startAt: dateTime, endAt: dateTime } } },
+        createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    ImportReport: {
+      type: 'object',
+      properties: {
+        lines: { type: 'integer' },
+        succeeded: { type: 'integer' },
+        failed: { type: 'integer' },
+        truncated: { type: 'boolean', description: 'Up to 10,000 lines every result is listed; beyond, only failures (at most 1,000)' },
+        results: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { line: { type: 'integer' }, type: { type: 'string' }, ok: { type: 'boolean' }, id: { type: 'string' }, errors: { type: 'array', items: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  },
+  paths: {
+    '/management/v1/models': {
+      get: { summary: 'List the models of the organization', ...tag, responses: { 200: ok200({ type: 'array', items: ref('Model') }), ...pick(401, 403, 429) } },
+    },
+    '/management/v1/models/{alias}': {
+      put: {
+        summary: 'Create (201) or replace (200) a model; bumps the schema version. 422 names every problem: alias rules, reserved or colliding GraphQL names, unknown types, list forms, allowedModels, titleField',
+        ...tag,
+        parameters: [pathParam('alias', { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' })],
+        requestBody: bodyOf(modelInputSchema),
+        responses: { 200: ok200(ref('Model')), 201: created201(ref('Model')), ...pick(401, 403, 413, 422, 429) },
+      },
+      get: { summary: 'Read a model', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Model')), ...pick(401, 403, 404, 429) } },
+      delete: { summary: 'Delete a model (409 while entries exist or another model allows it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
+    },
+    '/management/v1/entries': {
+      post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: bodyOf(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
+    },
+    '/management/v1/entries/{id}': {
+      put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: bodyOf(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
+      get: { summary: 'Read the current version of an entry', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
+      patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id], requestBody: bodyOf(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
+      delete: { summary: 'Mark the entry DELETED (kept, invisible to delivery)', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
+    },
+    '/management/v1/entries/{id}/publish': transition('Publish the current version (publishedAt = now, firstPublishedAt once)'),
+    '/management/v1/entries/{id}/unpublish': transition('Withdraw from delivery (UNPUBLISHED, unpublishedAt = now); 409 when not published'),
+    '/management/v1/entries/{id}/archive': transition('Archive (kept, invisible to delivery)'),
+    '/management/v1/entries/{id}/schedule': {
+      post: {
+        summary: 'Publish the current version at `at` (SCHEDULED; a worker publishes it); 409 for a published, unchanged entry',
+        ...tag,
+        parameters: [id],
+        requestBody: bodyOf(scheduleInputSchema),
+        responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 422, 429) },
+      },
+    },
+    ...crud('sections', 'Section', sectionInputSchema, sectionPatchSchema),
+    '/management/v1/sections/{id}/media': {
+      put: { summary: 'Replace the media of a section (array of asset ids, in order)', ...tag, parameters: [id], requestBody: bodyOf(sectionMediaSchema), responses: { 200: ok200(ref('Section')), ...pick(400, 401, 403, 404, 422, 429) } },
+    },
+    ...crud('authors', 'Author', authorInputSchema, authorPatchSchema),
+    ...crud('labels', 'Label', labelInputSchema, labelPatchSchema),
+    ...crud('lists', 'List', listInputSchema, listPatchSchema),
+    '/management/v1/lists/{id}/entries': {
+      put: { summary: 'Replace the entries of a list (order = position; endAt must follow startAt)', ...tag, parameters: [id], requestBody: bodyOf(listEntriesSchema), responses: { 200: ok200(ref('List')), ...pick(400, 401, 403, 404, 422, 429) } },
+    },
+    '/management/v1/import': {
+      post: {
+        summary: 'Bulk import: NDJSON lines {"type": "site"|"model"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
+        ...tag,
+        requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line' } } } },
+        responses: { 200: ok200(ref('ImportReport')), ...pick(401, 403, 415, 429) },
+      },
+    },
+  },
+};

@@ -1,0 +1,109 @@
+import { created201, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+
+const scopes = { type: 'string', enum: ['delivery', 'preview', 'manage', 'analytics', 'video', 'ingest'] };
+const idList = (schema: string) => ({ type: 'array', items: ref(schema) });
+
+export const platform: OpenApiFragment = {
+  schemas: {
+    Organization: {
+      type: 'object',
+      properties: { id: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+    },
+    CreatedOrganization: {
+      allOf: [ref('Organization'), { type: 'object', properties: { token: { type: 'string', description: 'A first manage token, shown once' }, tokenId: { type: 'string' } } }],
+    },
+    Token: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        scopes: { type: 'array', items: scopes },
+        createdAt: { type: 'string', format: 'date-time' },
+        revokedAt: { type: ['string', 'null'], format: 'date-time' },
+        lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+      },
+    },
+    CreatedToken: { allOf: [ref('Token'), { type: 'object', properties: { token: { type: 'string', description: 'folio_… — shown once' } } }] },
+    Site: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: ['string', 'null'] }, createdAt: { type: 'string', format: 'date-time' } } },
+    Project: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } } },
+    Distribution: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        projectId: { type: 'string', format: 'uuid' },
+        name: { type: 'string' },
+        hostnames: { type: 'array', items: { type: 'string' } },
+        createdAt: { type: 'string', format: 'date-time' },
+      },
+    },
+  },
+  paths: {
+    '/admin/v1/organizations': {
+      post: {
+        summary: 'Create an organization (platform admin token)',
+        tags: ['admin'], 'x-scope': 'admin',
+        requestBody: jsonBody({ type: 'object', required: ['name', 'slug'], properties: { name: { type: 'string' }, slug: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$' } } }),
+        responses: { 201: created201(ref('CreatedOrganization')), ...pick(400, 401, 409, 413) },
+      },
+      get: { summary: 'List organizations', tags: ['admin'], 'x-scope': 'admin', parameters: pagingParameters, responses: { 200: ok200(idList('Organization'), true), ...pick(400, 401) } },
+    },
+    '/management/v1/tokens': {
+      post: {
+        summary: 'Create a token (shown once)',
+        tags: ['management'], 'x-scope': 'manage',
+        requestBody: jsonBody({ type: 'object', required: ['name', 'scopes'], properties: { name: { type: 'string' }, scopes: { type: 'array', items: scopes, minItems: 1 } } }),
+        responses: { 201: created201(ref('CreatedToken')), ...pick(400, 401, 403, 413, 429) },
+      },
+      get: { summary: 'List tokens', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Token'), true), ...pick(400, 401, 403, 429) } },
+    },
+    '/management/v1/tokens/{id}': {
+      delete: { summary: 'Revoke a token (effective at once on this instance, within 5 s everywhere)', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
+    },
+    '/management/v1/sites': {
+      post: {
+        summary: 'Create a site',
+        tags: ['management'], 'x-scope': 'manage',
+        requestBody: jsonBody({ type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: 'string' } } }),
+        responses: { 201: created201(ref('Site')), ...pick(400, 401, 403, 409, 413, 429) },
+      },
+      get: { summary: 'List sites', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Site'), true), ...pick(400, 401, 403, 429) } },
+    },
+    '/management/v1/projects': {
+      post: { summary: 'Create a project', tags: ['management'], 'x-scope': 'manage', requestBody: jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }), responses: { 201: created201(ref('Project')), ...pick(400, 401, 403, 413, 429) } },
+      get: { summary: 'List projects', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Project'), true), ...pick(400, 401, 403, 429) } },
+    },
+    '/management/v1/projects/{projectId}': {
+      get: { summary: 'A project with its distributions', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })], responses: { 200: ok200(ref('Project')), ...pick(401, 403, 404, 429) } },
+    },
+    '/management/v1/projects/{projectId}/distributions': {
+      post: {
+        summary: 'Create a distribution in a project',
+        tags: ['management'], 'x-scope': 'manage',
+        parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })],
+        requestBody: jsonBody({ type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, hostnames: { type: 'array', items: { type: 'string' } } } }),
+        responses: { 201: created201(ref('Distribution')), ...pick(400, 401, 403, 404, 409, 413, 429) },
+      },
+      get: { summary: 'List the distributions of a project', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })], responses: { 200: ok200(idList('Distribution')), ...pick(401, 403, 404, 429) } },
+    },
+    '/healthz': { get: { summary: 'Liveness', tags: ['operations'], 'x-scope': 'public', security: [], responses: { 200: { description: 'Alive' } } } },
+    '/readyz': {
+      get: {
+        summary: 'Readiness: every dependency with its state',
+        description: 'Ready means Postgres answers (GraphQL and REST need nothing else): 200 with status "ready", or "degraded" when another dependency (queue, blobs, analytics) is down; 503 when Postgres is down or the process is draining.',
+        tags: ['operations'],
+        'x-scope': 'public',
+        security: [],
+        responses: { 200: { description: 'Ready or degraded' }, 503: { description: 'Postgres is down, or draining' } },
+      },
+    },
+    '/metrics': {
+      get: {
+        summary: 'Prometheus metrics',
+        description: 'Bearer METRICS_TOKEN (the operator sets it); without METRICS_TOKEN the endpoint is closed (403).',
+        tags: ['operations'],
+        'x-scope': 'metrics',
+        responses: { 200: { description: 'text/plain exposition format' }, ...pick(401, 403) },
+      },
+    },
+  },
+};

@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAnalyticsStore, type AnalyticsStore } from './index.js';
+import { migrateClickHouse } from './migrate.js';
+import { ROW_COLUMNS, rowToTsv } from '../../ingest/row-tsv.js';
+
+// Contract test of the analytics store on the real engine (chDB, or the server when
+// CLICKHOUSE_URL is set): migrations, idempotent inserts through the rollups, typed results.
+describe('analytics store', () => {
+  let dir: string;
+  let store: AnalyticsStore;
+  const org = `org_${Math.random().toString(36).slice(2, 10)}`;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'folio-ch-'));
+    store = await createAnalyticsStore({
+      clickhouseUrl: process.env.CLICKHOUSE_URL,
+      clickhouseDatabase: 'folio_test',
+      clickhouseRawTtlDays: 30,
+      dataDir: dir,
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const base = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 86_400_000;
+  const row = (i: number) =>
+    JSON.stringify({
+      org_id: org,
+      distribution_id: 'd1',
+      timestamp: base + i * 1000,
+      path: `/p${i % 3}`,
+      bytes: 5_000_000_000 + i,
+      serve_time_ms: 10,
+      cache_status: i % 2 ? 'HIT' : 'MISS',
+      country: 'NL',
+    });
+  const batch = (from: number, n: number) => Buffer.from(Array.from({ length: n }, (_, i) => row(from + i)).join('\n') + '\n');
+
+  it('applies each migration once and re-running is a no-op', async () => {
+    const again = await migrateClickHouse(store, { rawTtlDays: 30 });
+    expect(again.applied).toEqual([]);
+    expect(again.skipped).toBeGreaterThanOrEqual(2);
+    const tables = await store.query<{ name: string }>(
+      `SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'cdn_%' ORDER BY name`,
+    );
+    expect(tables.map((t) => t.name)).toEqual([
+      'cdn_audience_daily',
+      'cdn_audience_daily_mv',
+      'cdn_audience_hourly',
+      'cdn_audience_hourly_mv',
+      'cdn_logs',
+      'cdn_paths_daily',
+      'cdn_paths_daily_mv',
+      'cdn_paths_hourly',
+      'cdn_paths_hourly_mv',
+      'cdn_referers_daily',
+      'cdn_referers_daily_mv',
+      'cdn_referers_hourly',
+      'cdn_referers_hourly_mv',
+      'cdn_totals_hourly',
+      'cdn_totals_hourly_mv',
+    ]);
+  });
+
+  it('counts a batch inserted twice with the same token once, in the raw table and the rollups', async () => {
+    await store.insertJsonEachRow('cdn_logs', batch(0, 10), { dedupToken: `${org}-a` });
+    await store.insertJsonEachRow('cdn_logs', batch(0, 10), { dedupToken: `${org}-a` });
+    await store.insertJsonEachRow('cdn_logs', batch(10, 4), { dedupToken: `${org}-b` });
+    const [raw] = await store.query<{ n: number; b: number }>(
+      'SELECT count() AS n, sum(bytes) AS b FROM cdn_logs WHERE org_id = {org:String}',
+      { org },
+    );
+    expect(raw.n).toBe(14);
+    // 64-bit sums come back as JSON numbers on both engines
+    expect(typeof raw.b).toBe('number');
+    const [totals] = await store.query<{ n: number; hits: number }>(
+      'SELECT sum(requests) AS n, sum(hits) AS hits FROM cdn_totals_hourly WHERE org_id = {org:String}',
+      { org },
+    );
+    expect(totals).toEqual({ n: 14, hits: 7 });
+    // the daily rollups are filled from the hourly blocks: deduplicated through both levels
+    for (const table of ['cdn_paths_hourly', 'cdn_paths_daily']) {
+      const paths = await store.query<{ path: string; n: number }>(
+        `SELECT path, sum(requests) AS n FROM ${table} WHERE org_id = {org:String} GROUP BY path ORDER BY path`,
+        { org },
+      );
+      expect(paths).toEqual([
+        { path: '/p0', n: 5 },
+        { path: '/p1', n: 5 },
+        { path: '/p2', n: 4 },
+      ]);
+    }
+    const [audience] = await store.query<{ n: number }>(
+      `SELECT sum(requests) AS n FROM cdn_audience_daily WHERE org_id = {org:String} AND country = 'NL'`,
+      { org },
+    );
+    expect(audience.n).toBe(14);
+  });
+
+  it('inserts TabSeparated rows in column order, with tabs, newlines and backslashes escaped', async () => {
+    const tricky = 'Agent\twith\ttabs\nand a newline \\ and a backslash';
+    const row = rowToTsv({
+      org_id: org, distribution_id: 'tsv', timestamp: base + 1234, client_ip: '192.0.2.1', method: 'GET', host: 'h',
+      path: '/a\tb', status: 200, bytes: 10, serve_time_ms: 3, cache_status: 'HIT', referer: '', referer_host: '',
+      user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other',
+    });
+    await store.insertJsonEachRow('cdn_logs', Buffer.from(row + '\n'), { dedupToken: `${org}-tsv`, format: 'TabSeparated', columns: ROW_COLUMNS });
+    const rows = await store.query<{ ms: number; path: string; ua: string }>(
+      `SELECT toUnixTimestamp64Milli(timestamp) AS ms, path, user_agent AS ua FROM cdn_logs
+       WHERE org_id = {org:String} AND distribution_id = 'tsv'`,
+      { org },
+    );
+    expect(rows).toEqual([{ ms: base + 1234, path: '/a\tb', ua: tricky }]);
+  });
+
+  it('applies a changed raw TTL to the table', async () => {
+    await migrateClickHouse(store, { rawTtlDays: 45 });
+    const [t] = await store.query<{ q: string }>(
+      `SELECT create_table_query AS q FROM system.tables WHERE database = currentDatabase() AND name = 'cdn_logs'`,
+    );
+    expect(t.q).toContain('toIntervalDay(45)');
+  });
+
+  it('answers ping', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+});

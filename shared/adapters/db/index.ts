@@ -1,0 +1,45 @@
+import type { Config } from '../../config.js';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface QueryOptions {
+  /**
+   * The statement's text is one of a bounded set (no values spliced in) and one generic plan
+   * suits all its values: the server may keep it parsed and planned per connection (a named
+   * prepared statement on Postgres).
+   */
+  prepare?: boolean;
+}
+
+/** Something that runs SQL: the database itself, or one transaction of it. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+}
+
+/**
+ * The relational store. Both implementations return the same JS types: int8 as number,
+ * numeric as string, timestamptz as Date, json/jsonb parsed, arrays as arrays.
+ */
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Statements run so far (tests assert constant query counts with it). */
+  readonly stats: { queries: number };
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>): Promise<Db> {
+  if (config.databaseUrl) {
+    const { createPostgresDb } = await import('./postgres.js');
+    return createPostgresDb({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+  }
+  const { createPgliteDb } = await import('./pglite.js');
+  return createPgliteDb({ dataDir: config.dataDir });
+}

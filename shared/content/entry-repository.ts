@@ -1,0 +1,186 @@
+import type { Queryable } from '../adapters/db/index.js';
+import type { Edge } from './edges.js';
+import { ENTRY_COLUMNS, JSON_COLUMNS, fromDb, type EntryDbRow, type EntryRow, type NewEntryRow } from './entry-row.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
+
+/** A Postgres array literal (`{"a","b"}`): arrays of arrays cannot travel through `unnest`. */
+const textArrayLiteral = (items: string[]) => `{${items.map((i) => `"${i.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+
+/** The writable columns of many rows as one array each, in the order of `COLUMN_NAMES`. */
+function rowArrays(rows: NewEntryRow[]): unknown[] {
+  const col = <T>(f: (r: NewEntryRow) => T) => rows.map(f);
+  return [
+    col((r) => r.id),
+    col((r) => r.inPreview),
+    col((r) => r.inDelivery),
+    col((r) => r.modelAlias),
+    col((r) => r.modelId),
+    col((r) => r.siteId),
+    col((r) => r.status),
+    col((r) => r.title),
+    col((r) => r.slug),
+    col((r) => r.externalId),
+    col((r) => r.clonedFrom),
+    col((r) => r.versionId),
+    col((r) => textArrayLiteral(r.labels)),
+    col((r) => json(r.attrs)),
+    col((r) => JSON.stringify(r.fields)),
+    col((r) => json(r.metrics)),
+    col((r) => iso(r.publishedAt)),
+    col((r) => iso(r.firstPublishedAt)),
+    col((r) => iso(r.unpublishedAt)),
+    col((r) => iso(r.scheduledAt)),
+    col((r) => r.createdAt.toISOString()),
+    col((r) => r.updatedAt.toISOString()),
+  ];
+}
+
+const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(19).fill('text')];
+const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, ca, ud';
+
+/** `rowArrays` as a relation `t`, its parameters numbered from `first`; `rowIds` adds `t.r` first. */
+function rowRelation(first: number, rowIds = false): string {
+  const types = rowIds ? ['bigint', ...COLUMN_TYPES] : COLUMN_TYPES;
+  return `unnest(${types.map((t, i) => `$${first + i}::${t}[]`).join(', ')}) AS t(${rowIds ? 'r, ' : ''}${COLUMN_NAMES})`;
+}
+
+/**
+ * Inserts entry rows with ONE statement whatever their number (arrays through `unnest`), so a
+ * bulk import costs a few statements per thousand entries. Returns the row id of each entry id.
+ */
+export async function insertEntryRows(tx: Queryable, orgId: string, rows: NewEntryRow[]): Promise<Map<string, number>> {
+  if (rows.length === 0) return new Map();
+  const { rows: out } = await tx.query<{ row_id: number; id: string }>(
+    `INSERT INTO entries (org_id, id, in_preview, in_delivery, model_alias, model_id, site_id, status, title, slug,
+        external_id, cloned_from, version_id, labels, attrs, fields, metrics, published_at, first_published_at,
+        unpublished_at, scheduled_at, created_at, updated_at)
+     SELECT $1, t.id, t.p, t.d, t.ma, t.mi, t.si, t.st, t.ti, t.sl, t.ex, t.cl, t.v,
+        t.lb::text[], t.at::jsonb, t.fi::jsonb, t.me::jsonb,
+        t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.ca::timestamptz, t.ud::timestamptz
+     FROM ${rowRelation(2)}
+     RETURNING row_id, id`,
+    [orgId, ...rowArrays(rows)],
+  );
+  return new Map(out.map((r) => [r.id, Number(r.row_id)]));
+}
+
+/** Rewrites every writable column of existing rows (by row id) with ONE statement. */
+export async function updateEntryRows(tx: Queryable, rows: EntryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `UPDATE entries e SET id = t.id, in_preview = t.p, in_delivery = t.d, model_alias = t.ma, model_id = t.mi,
+        site_id = t.si, status = t.st, title = t.ti, slug = t.sl, external_id = t.ex, cloned_from = t.cl,
+        version_id = t.v, labels = t.lb::text[], attrs = t.at::jsonb, fields = t.fi::jsonb, metrics = t.me::jsonb,
+        published_at = t.pa::timestamptz, first_published_at = t.fp::timestamptz, unpublished_at = t.ua::timestamptz,
+        scheduled_at = t.sa::timestamptz, created_at = t.ca::timestamptz, updated_at = t.ud::timestamptz
+     FROM ${rowRelation(1, true)}
+     WHERE e.row_id = t.r`,
+    [rows.map((r) => r.rowId), ...rowArrays(rows)],
+  );
+}
+
+export interface EdgeRow extends Edge {
+  rowId: number;
+  sourceId: string;
+}
+
+/** Inserts the edges of many entry rows with one statement. */
+export async function insertEdges(tx: Queryable, orgId: string, edges: EdgeRow[]): Promise<void> {
+  if (edges.length === 0) return;
+  await tx.query(
+    `INSERT INTO entry_edges (row_id, org_id, source_id, field, kind, target_id, position)
+     SELECT t.r, $1, t.s, t.f, t.k, t.t, t.p
+     FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[]) AS t(r, s, f, k, t, p)`,
+    [
+      orgId,
+      edges.map((e) => e.rowId),
+      edges.map((e) => e.sourceId),
+      edges.map((e) => e.field),
+      edges.map((e) => e.kind),
+      edges.map((e) => e.targetId),
+      edges.map((e) => e.position),
+    ],
+  );
+}
+
+/** Drops the edges of the given rows (their content is about to be rewritten). */
+export async function deleteEdgesOf(tx: Queryable, rowIds: number[]): Promise<void> {
+  if (rowIds.length > 0) await tx.query('DELETE FROM entry_edges WHERE row_id = ANY($1::bigint[])', [rowIds]);
+}
+
+/** Updates the given columns of one row. */
+export async function updateEntryRow(tx: Queryable, rowId: number, patch: Partial<NewEntryRow>): Promise<EntryRow> {
+  const sets: string[] = [];
+  const params: unknown[] = [rowId];
+  for (const [key, value] of Object.entries(patch) as [keyof NewEntryRow, unknown][]) {
+    const column = ENTRY_COLUMNS[key];
+    params.push(JSON_COLUMNS.has(column) ? json(value) : value);
+    sets.push(`${column} = $${params.length}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`);
+  }
+  const { rows } = await tx.query<EntryDbRow>(`UPDATE entries SET ${sets.join(', ')} WHERE row_id = $1 RETURNING *`, params);
+  return fromDb(rows[0]);
+}
+
+/** Deletes rows (their edges go with them). */
+export async function deleteEntryRows(tx: Queryable, rowIds: number[]): Promise<void> {
+  if (rowIds.length > 0) await tx.query('DELETE FROM entries WHERE row_id = ANY($1::bigint[])', [rowIds]);
+}
+
+/**
+ * Serializes writers of these entries for the rest of the transaction. Row locks alone are not
+ * enough: a writer that waited on a row another writer split (EDITED) would not see the new
+ * preview row in its statement's snapshot. Taken first, these locks let the next statement read
+ * every committed row. Taken in one order (sorted ids), so two batches never wait on each other
+ * in a circle.
+ */
+export async function lockEntryKeys(tx: Queryable, orgId: string, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const keys = [...new Set(ids)].sort().map((id) => `entry:${orgId}:${id}`);
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k', [keys]);
+}
+
+/** The rows of one entry: its preview row and, when live, its delivery row (possibly the same). */
+export interface StoredEntryRows {
+  preview: EntryRow | null;
+  delivery: EntryRow | null;
+}
+
+export async function findEntryRows(db: Queryable, orgId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<StoredEntryRows> {
+  return (await findEntryRowsOf(db, orgId, [id], options)).get(id) ?? { preview: null, delivery: null };
+}
+
+/** `findEntryRows` for many entries with one statement; entries without rows are left out. */
+export async function findEntryRowsOf(db: Queryable, orgId: string, ids: string[], options: { forUpdate?: boolean } = {}): Promise<Map<string, StoredEntryRows>> {
+  const out = new Map<string, StoredEntryRows>();
+  if (ids.length === 0) return out;
+  const { rows } = await db.query<EntryDbRow>(
+    `SELECT * FROM entries WHERE org_id = $1 AND id = ANY($2::text[]) AND (in_preview OR in_delivery)${options.forUpdate ? ' FOR UPDATE' : ''}`,
+    [orgId, ids],
+  );
+  for (const row of rows.map(fromDb)) {
+    const rows = out.get(row.id) ?? { preview: null, delivery: null };
+    if (row.inPreview) rows.preview = row;
+    if (row.inDelivery) rows.delivery = row;
+    out.set(row.id, rows);
+  }
+  return out;
+}
+
+/** Ids (with their org) of scheduled entries whose time has come, oldest first. */
+export async function findDueScheduled(db: Queryable, now: Date, limit: number): Promise<{ orgId: string; id: string }[]> {
+  const { rows } = await db.query<{ org_id: string; id: string }>(
+    `SELECT org_id, id FROM entries WHERE status = 'SCHEDULED' AND in_preview AND scheduled_at <= $1
+     ORDER BY scheduled_at LIMIT $2`,
+    [now.toISOString(), limit],
+  );
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
+}
+
+/** The subset of `ids` that already exist as entries of the org (any status). */
+export async function findExistingEntryIds(db: Queryable, orgId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM entries WHERE org_id = $1 AND in_preview AND id = ANY($2::text[])', [orgId, ids]);
+  return new Set(rows.map((r) => r.id));
+}

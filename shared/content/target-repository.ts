@@ -1,0 +1,33 @@
+import type { Queryable } from '../adapters/db/index.js';
+
+/**
+ * Existence lookups for the ids an entry points at, one query per kind for a whole batch.
+ * Every lookup is scoped by org, so another organization's id is simply "not found".
+ */
+export async function findEntryModels(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; model_alias: string }>(
+    `SELECT id, model_alias FROM entries WHERE org_id = $1 AND in_preview AND status <> 'DELETED' AND id = ANY($2::text[])`,
+    [orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.model_alias]));
+}
+
+/** Live assets by id → asset type. */
+export async function findAssetTypes(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; type: string }>(
+    'SELECT id, type FROM assets WHERE org_id = $1 AND deleted_at IS NULL AND id = ANY($2::text[])',
+    [orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.type]));
+}
+
+const TABLES = { sections: 'sections', authors: 'authors', labels: 'labels', sites: 'sites', lists: 'lists' } as const;
+
+/** The subset of `ids` that exist in one of the org's simple id tables. */
+export async function findExistingIds(db: Queryable, orgId: string, table: keyof typeof TABLES, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${TABLES[table]} WHERE org_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,53 @@
+import type { Queryable } from '../adapters/db/index.js';
+import { conflict } from '../errors/index.js';
+import { newId } from '../ids.js';
+
+export interface Organization {
+  id: string;
+  slug: string;
+  name: string;
+  schemaVersion: number;
+  contentVersion: number;
+  createdAt: Date;
+}
+
+interface OrgRow {
+  id: string;
+  slug: string;
+  name: string;
+  schema_version: number;
+  content_version: number;
+  created_at: Date;
+}
+
+const toOrganization = (r: OrgRow): Organization => ({
+  id: r.id,
+  slug: r.slug,
+  name: r.name,
+  schemaVersion: r.schema_version,
+  contentVersion: r.content_version,
+  createdAt: r.created_at,
+});
+
+export async function insertOrganization(db: Queryable, input: { name: string; slug: string }): Promise<Organization> {
+  const { rows } = await db.query<OrgRow>(
+    `INSERT INTO organizations (id, slug, name) VALUES ($1, $2, $3)
+     ON CONFLICT (slug) DO NOTHING RETURNING *`,
+    [newId(), input.slug, input.name],
+  );
+  if (rows.length === 0) throw conflict(`An organization with slug "${input.slug}" already exists.`);
+  return toOrganization(rows[0]);
+}
+
+export async function findOrganizationBySlug(db: Queryable, slug: string): Promise<Organization | null> {
+  const { rows } = await db.query<OrgRow>('SELECT * FROM organizations WHERE slug = $1', [slug]);
+  return rows[0] ? toOrganization(rows[0]) : null;
+}
+
+export async function listOrganizations(db: Queryable, page: { offset: number; limit: number }): Promise<{ items: Organization[]; total: number }> {
+  const [items, total] = await Promise.all([
+    db.query<OrgRow>('SELECT * FROM organizations ORDER BY created_at, id LIMIT $1 OFFSET $2', [page.limit, page.offset]),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations'),
+  ]);
+  return { items: items.rows.map(toOrganization), total: total.rows[0].n };
+}
