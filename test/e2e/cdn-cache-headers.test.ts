@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import { freePort } from '../support/free-port.js';
+import { stopChild } from '../support/stop-child.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 /**
@@ -65,7 +66,7 @@ http {
   }, 60_000);
 
   afterAll(async () => {
-    nginx?.kill('SIGTERM');
+    await stopChild(nginx);
     await app?.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../shared/paths.js';
 import { freePort } from '../support/free-port.js';
+import { stopChild } from '../support/stop-child.js';
 
 /**
  * The README's examples marked `<!-- readme-test: … -->` run as written against a fresh
@@ -45,7 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  server?.kill('SIGTERM');
+  await stopChild(server);
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../shared/paths.js';
 import { freePort } from '../support/free-port.js';
+import { stopChild } from '../support/stop-child.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { createAnalyticsOrg, createDistribution, waitForSpool, type AnalyticsOrg } from '../integration/ingest-support.js';
 
@@ -79,7 +80,7 @@ http {
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => stopChild(child)));
     await app?.close();
     await rm(dir, { recursive: true, force: true });
   });
