@@ -2,8 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
-import { authenticateBearer } from '../../shared/tenancy/authenticate.js';
-import { rateLimitHeaders } from '../../shared/adapters/rate-limit/index.js';
+import { admitToken, bearerTokenOf } from '../../shared/tenancy/authenticate.js';
 import type { RequestState } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
 
@@ -27,10 +26,10 @@ const rateLimitedError = (message: string, retryAfter: number, headers: Record<s
   new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfter, http: { status: 429, headers: { ...headers, 'Retry-After': String(retryAfter) } } } });
 
 /**
- * Resolves the bearer token to its org and scope (`authenticateBearer`, which also limits failed
- * attempts per client address), takes one unit of the token's rate limit and selects the org's
- * cached schema. Refusals are GraphQLErrors carrying their HTTP status; anything else (the
- * database gone) is thrown as is.
+ * Resolves the bearer token to its org and scope through `admitToken`, the path REST takes too
+ * (verification, the failed-attempt limit per client address, one unit of the token's rate
+ * limit), and selects the org's cached schema. Refusals are GraphQLErrors carrying their HTTP
+ * status; anything else (the database gone) is thrown as is.
  */
 export async function resolveTenant(
   deps: { services: Services; cache: SchemaCache },
@@ -39,20 +38,17 @@ export async function resolveTenant(
   client?: string,
 ): Promise<ResolvedTenant> {
   const { services, cache } = deps;
-  let identity;
+  let admitted;
   try {
-    identity = await authenticateBearer(services, authorization, client);
+    admitted = await admitToken(services, bearerTokenOf(authorization), client);
   } catch (err) {
     if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
-    if (isAppError(err) && err.code === 'RATE_LIMITED') throw rateLimitedError(err.message, err.retryAfter ?? 1);
+    if (isAppError(err) && err.code === 'RATE_LIMITED') throw rateLimitedError(err.message, err.retryAfter ?? 1, err.headers);
     throw err;
   }
+  const { identity, rateHeaders } = admitted;
   const scope = scopeOf(identity.scopes);
-  if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.');
-  // The per-token rate limit of every API: 429 RATE_LIMITED with Retry-After.
-  const rate = await services.rateLimiter.consume(identity.tokenId);
-  const rateHeaders = rateLimitHeaders(rate);
-  if (!rate.allowed) throw rateLimitedError('Rate limit exceeded; retry later.', rate.retryAfterSeconds, rateHeaders);
+  if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.', rateHeaders);
   const org = await cache.get(identity.orgId);
   if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
   return { state: { identity, scope, org, requestId }, rateHeaders };

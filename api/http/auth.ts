@@ -1,13 +1,12 @@
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { AppError, forbidden, invalidToken, unauthenticated, rateLimited } from '../../shared/errors/index.js';
+import { AppError, forbidden, invalidToken, unauthenticated } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
-import type { TenantContext, TokenIdentity } from '../../shared/tenancy/context.js';
+import type { TenantContext } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
-import { bearerTokenOf } from '../../shared/tenancy/authenticate.js';
-import { rateLimitHeaders } from '../../shared/adapters/rate-limit/index.js';
+import { admitToken, bearerTokenOf, type Admitted } from '../../shared/tenancy/authenticate.js';
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -16,18 +15,21 @@ import { rateLimitHeaders } from '../../shared/adapters/rate-limit/index.js';
 export function createAuthenticator(services: Services) {
   const passport = new Passport();
   passport.use(
-    new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (err: unknown, user?: TokenIdentity | false) => void) => {
+    new BearerStrategy({ passReqToCallback: true }, (req: Request, token: string, done: (err: unknown, admitted?: Admitted | false) => void) => {
       // passport-http-bearer also reads `access_token` from the query string and the body; only
       // the (normalized) header may carry a token, whatever else the request holds.
       if (req.headers.authorization !== `Bearer ${token}`) return done(invalidToken('Send the token in the Authorization header as "Bearer <token>".'));
-      services.auth.verify(token, services.clientAddress(req)).then(
-        (identity) => done(null, identity),
+      admitToken(services, token, services.clientAddress(req)).then(
+        (admitted) => done(null, admitted),
         (err: unknown) => done(err),
       );
     }),
   );
 
-  /** Resolves the caller into `req.tenant` (or fails with 401) and applies the per-token rate limit. */
+  /**
+   * Resolves the caller into `req.tenant` through `admitToken`, the path GraphQL takes too (401, or
+   * 429 past the failed-attempt or the per-token limit), and writes the `RateLimit-*` headers.
+   */
   const authenticate: RequestHandler = (req, res, next) => {
     // The one parser (shared with GraphQL) reads the header; passport gets it in the one form it
     // parses, so "Bearer  <token>" and "bearer <token>" work here as they do on /graphql.
@@ -38,11 +40,12 @@ export function createAuthenticator(services: Services) {
       return next(err);
     }
     req.headers.authorization = `Bearer ${token}`;
-    passport.authenticate('bearer', { session: false }, (err: unknown, identity: TokenIdentity | false, _challenge: unknown, status?: number) => {
+    passport.authenticate('bearer', { session: false }, (err: unknown, admitted: Admitted | false, _challenge: unknown, status?: number) => {
       if (err) return next(err);
-      if (!identity) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
-      req.tenant = { ...identity, requestId: req.requestId };
-      applyRateLimit(services, req, res, next);
+      if (!admitted) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
+      for (const [name, value] of Object.entries(admitted.rateHeaders)) res.setHeader(name, value);
+      req.tenant = { ...admitted.identity, requestId: req.requestId };
+      next();
     })(req, res, next);
   };
 
@@ -89,14 +92,6 @@ function sameSecret(a: string, b: string): boolean {
   const ha = createHash('sha256').update(a).digest();
   const hb = createHash('sha256').update(b).digest();
   return timingSafeEqual(ha, hb);
-}
-
-function applyRateLimit(services: Services, req: Request, res: Response, next: NextFunction) {
-  services.rateLimiter.consume(req.tenant!.tokenId).then((d) => {
-    for (const [name, value] of Object.entries(rateLimitHeaders(d))) res.setHeader(name, value);
-    if (!d.allowed) return next(rateLimited(d.retryAfterSeconds));
-    next();
-  }, next);
 }
 
 const authenticatorOf = (req: Request): Authenticator => req.app.locals.auth as Authenticator;

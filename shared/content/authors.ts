@@ -1,33 +1,7 @@
-import { z } from 'zod';
 import { conflict } from '../errors/index.js';
-import { clientIdSchema } from './entry-input.js';
 import { hasEdgesTo } from './resource-repository.js';
 import type { ResourceDef } from './resources.js';
 import { findAssetTypes } from './target-repository.js';
-
-const text = (max = 500) => z.string().max(max).nullable().optional();
-
-/** Every member of `CmsAuthor` except `image`, which GraphQL resolves from `imageId`. */
-export const authorPatchSchema = z.strictObject({
-  userId: text(),
-  byline: text(),
-  externalId: text(),
-  firstName: text(),
-  lastName: text(),
-  url: text(2000),
-  imageId: z.string().min(1).max(128).nullable().optional(),
-  biography: text(50_000),
-  profession: z.array(z.string().min(1).max(200)).max(50).optional(),
-  email: z.email().max(320).nullable().optional(),
-  website: text(2000),
-  facebook: text(),
-  instagram: text(),
-  twitter: text(),
-  linkedin: text(),
-  tiktok: text(),
-  telegram: text(),
-});
-export const authorInputSchema = authorPatchSchema.extend({ id: clientIdSchema.optional() });
 
 export const authorDef: ResourceDef = {
   name: 'Author',

@@ -1,17 +1,6 @@
-import { z } from 'zod';
 import type { Queryable } from '../adapters/db/index.js';
 import { conflict } from '../errors/index.js';
-import { clientIdSchema } from './entry-input.js';
 import { siteProblems, type ResourceDef } from './resources.js';
-
-export const labelPatchSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(2000).nullable().optional(),
-  color: z.string().max(50).nullable().optional(),
-  siteId: z.string().min(1).max(128).nullable().optional(),
-  externalId: z.string().max(500).nullable().optional(),
-});
-export const labelInputSchema = labelPatchSchema.extend({ id: clientIdSchema.optional(), name: z.string().trim().min(1).max(200) });
 
 async function labelInUse(db: Queryable, orgId: string, id: string): Promise<boolean> {
   const { rows } = await db.query(`SELECT 1 FROM entries WHERE org_id = $1 AND $2 = ANY(labels) AND status <> 'DELETED' LIMIT 1`, [orgId, id]);

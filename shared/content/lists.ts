@@ -1,30 +1,12 @@
-import { z } from 'zod';
 import { notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
-import { clientIdSchema } from './entry-input.js';
+import type { ListEntriesInput } from './resource-input.js';
 import { listItems, replaceListItems, type ListItem } from './list-repository.js';
 import { bumpContentVersion } from './org-versions.js';
 import { getResource, type ResourceRecord } from './resource-repository.js';
 import { siteProblems, type ResourceDef } from './resources.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
 import { findEntryModels } from './target-repository.js';
-
-export const listPatchSchema = z.strictObject({
-  name: z.string().trim().min(1).max(200).optional(),
-  description: z.string().max(2000).nullable().optional(),
-  siteId: z.string().min(1).max(128).nullable().optional(),
-  externalId: z.string().max(500).nullable().optional(),
-});
-export const listInputSchema = listPatchSchema.extend({ id: clientIdSchema.optional(), name: z.string().trim().min(1).max(200) });
-
-const itemSchema = z.strictObject({
-  entryId: z.string().min(1).max(128),
-  startAt: z.string().nullable().optional(),
-  endAt: z.string().nullable().optional(),
-});
-/** `PUT /lists/:id/entries`: a bare array or `{entries: [...]}`. */
-export const listEntriesSchema = z.union([z.array(itemSchema).max(10_000), z.strictObject({ entries: z.array(itemSchema).max(10_000) })]);
-export type ListEntriesInput = z.infer<typeof itemSchema>[];
 
 export const listDef: ResourceDef = {
   name: 'List',

@@ -1,27 +1,11 @@
-import { z } from 'zod';
 import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
-import { clientIdSchema } from './entry-input.js';
 import { bumpContentVersion } from './org-versions.js';
 import { getResource, hasEdgesTo, type ResourceRecord } from './resource-repository.js';
 import { siteProblems, type ResourceDef } from './resources.js';
 import { ancestorIds, hasChildSections, lockSectionTree, replaceSectionMedia, sectionMediaIds } from './section-repository.js';
 import { findAssetTypes } from './target-repository.js';
-
-const text = (max = 2000) => z.string().max(max).nullable().optional();
-
-export const sectionPatchSchema = z.strictObject({
-  parentId: z.string().min(1).max(128).nullable().optional(),
-  title: text(500),
-  slug: text(500),
-  url: text(2000),
-  siteId: z.string().min(1).max(128).nullable().optional(),
-  externalId: text(500),
-  description: text(20_000),
-});
-export const sectionInputSchema = sectionPatchSchema.extend({ id: clientIdSchema.optional() });
-export const sectionMediaSchema = z.union([z.array(z.string().min(1).max(128)).max(1000), z.strictObject({ assetIds: z.array(z.string().min(1).max(128)).max(1000) })]);
 
 /** Refuses an unknown parent and any move that would make a section its own ancestor. */
 async function parentProblems(tx: Queryable, orgId: string, id: string, parentId: unknown): Promise<string[]> {

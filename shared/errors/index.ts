@@ -83,8 +83,8 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const unsupportedMediaType = (message: string) => new AppError('UNSUPPORTED_MEDIA_TYPE', message);
 export const unprocessable = (message: string, details?: string[]) =>
   new AppError('UNPROCESSABLE', message, { details });
-export const rateLimited = (retryAfter: number, message = 'Rate limit exceeded; retry later.') =>
-  new AppError('RATE_LIMITED', message, { retryAfter });
+export const rateLimited = (retryAfter: number, message = 'Rate limit exceeded; retry later.', headers?: Record<string, string>) =>
+  new AppError('RATE_LIMITED', message, { retryAfter, headers });
 export const serviceUnavailable = (message: string, retryAfter = 5) =>
   new AppError('SERVICE_UNAVAILABLE', message, { retryAfter });
 export const gatewayTimeout = (message: string) => new AppError('GATEWAY_TIMEOUT', message);

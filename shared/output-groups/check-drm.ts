@@ -14,7 +14,7 @@ import {
   rawKeyLabels,
   widevineAlgorithms,
 } from './catalog.js';
-import type { DrmInput } from './input-schema.js';
+import type { DrmInput } from './output-group-input.js';
 import { Issues, checkCode, checkCodeList } from './issues.js';
 import type { DrmSpec } from './types.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError, type AppError } from '../errors/index.js';
 import { checkOutputGroup } from './check-output-group.js';
-import type { OutputGroupInput } from './input-schema.js';
+import type { OutputGroupInput } from './output-group-input.js';
 
 const plain: OutputGroupInput = {
   type: 1,

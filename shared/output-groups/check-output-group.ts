@@ -8,7 +8,7 @@ import {
   segmentLengthLimits,
 } from './catalog.js';
 import { checkDrm } from './check-drm.js';
-import type { OutputGroupInput } from './input-schema.js';
+import type { OutputGroupInput } from './output-group-input.js';
 import { Issues, checkCode, checkCodeList } from './issues.js';
 import type { OutputGroupSpec, OutputSpec } from './types.js';
 

@@ -6,7 +6,7 @@ import { parseInput } from '../validation.js';
 import { checkOutputGroup } from './check-output-group.js';
 import { toDetail, type OutputGroupDetail } from './detail.js';
 import { parseOutputGroupId } from './group-id.js';
-import { outputGroupInputSchema } from './input-schema.js';
+import { outputGroupInputSchema } from './output-group-input.js';
 import { toListItem, type OutputGroupListItem } from './list-item.js';
 import * as repo from './output-group-repository.js';
 

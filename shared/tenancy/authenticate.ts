@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { EventBus } from '../adapters/bus/index.js';
 import type { Db } from '../adapters/db/index.js';
 import { invalidToken, isAppError, rateLimited, unauthenticated, type AppError } from '../errors/index.js';
-import type { BucketOptions, RateLimiter } from '../adapters/rate-limit/index.js';
+import { rateLimitHeaders, type BucketOptions, type RateLimiter } from '../adapters/rate-limit/index.js';
 import type { TokenIdentity } from './context.js';
 import { checkTokenFormat, hashToken } from './token-format.js';
 import { findActiveToken } from './token-repository.js';
@@ -95,7 +95,23 @@ export function bearerTokenOf(authorization: string | undefined): string {
   return m[1];
 }
 
-/** Parses an Authorization header value and verifies the token; `client` is the caller's address. */
-export async function authenticateBearer(services: { auth: TokenVerifier }, authorization: string | undefined, client?: string): Promise<TokenIdentity> {
-  return services.auth.verify(bearerTokenOf(authorization), client);
+/** A caller that passed authentication and took one unit of its token's rate limit. */
+export interface Admitted {
+  identity: TokenIdentity;
+  /** `RateLimit-*` for the answer. */
+  rateHeaders: Record<string, string>;
+}
+
+/**
+ * The one authentication path of REST and GraphQL: verifies `token` (format and checksum, lookup,
+ * cache, the failed-attempt limit of `client`, the caller's address), then takes one unit of the
+ * token's rate limit. Throws a 401 AppError, or a 429 with Retry-After — carrying the
+ * `RateLimit-*` headers when the token's own limit ran out.
+ */
+export async function admitToken(services: { auth: TokenVerifier; rateLimiter: RateLimiter }, token: string, client?: string): Promise<Admitted> {
+  const identity = await services.auth.verify(token, client);
+  const rate = await services.rateLimiter.consume(identity.tokenId);
+  const rateHeaders = rateLimitHeaders(rate);
+  if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds, undefined, rateHeaders);
+  return { identity, rateHeaders };
 }

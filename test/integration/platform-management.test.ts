@@ -175,4 +175,32 @@ describe('rate limit', () => {
       await small.close();
     }
   });
+
+  it('REST and GraphQL admit a token by one path: one bucket, the same RateLimit headers, the same 429', async () => {
+    const small = await startTestApp({ env: { RATE_LIMIT_BURST: '3', RATE_LIMIT_PER_SECOND: '1' } });
+    try {
+      const o = await small.createOrg();
+      const token = await small.createToken(o.manageToken, ['manage', 'delivery']);
+      // The org's schema is built by another token first, so the four calls below take well
+      // under the one second in which the bucket refills a unit.
+      await small.json('/graphql', { token: await small.createToken(o.manageToken, ['delivery']), body: { query: '{ __typename }' } });
+      const rest = await small.json('/management/v1/sites', { token });
+      const graphql = await small.json('/graphql', { token, body: { query: '{ __typename }' } });
+      expect([rest.status, graphql.status]).toEqual([200, 200]);
+      // Two units gone from one bucket of three, whichever API took them.
+      expect([rest.headers.get('ratelimit-remaining'), graphql.headers.get('ratelimit-remaining')]).toEqual(['2', '1']);
+      await small.json('/management/v1/sites', { token });
+      const refusedGraphql = await small.json('/graphql', { token, body: { query: '{ __typename }' } });
+      const refusedRest = await small.json('/management/v1/sites', { token });
+      expect([refusedRest.status, refusedGraphql.status]).toEqual([429, 429]);
+      for (const refused of [refusedRest, refusedGraphql]) {
+        expect(refused.headers.get('ratelimit-limit')).toBe('3');
+        expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      }
+      expect(refusedGraphql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    } finally {
+      await small.close();
+    }
+  });
 });

@@ -2,10 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { authorInputSchema } from '../../shared/content/authors.js';
-import { labelInputSchema } from '../../shared/content/labels.js';
-import { listInputSchema } from '../../shared/content/lists.js';
-import { sectionInputSchema } from '../../shared/content/sections.js';
+import { authorInputSchema, labelInputSchema, listInputSchema, sectionInputSchema } from '../../shared/content/resource-input.js';
 import { projectRoot } from '../../shared/paths.js';
 
 /** The README's table of section, author, label and list fields is the API's: the same names, the same required ones. */

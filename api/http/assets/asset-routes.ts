@@ -7,7 +7,7 @@ import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
-import { assetListQuery, assetPatchBody } from './asset-input.js';
+import { assetListQuerySchema, assetPatchSchema } from '../../../shared/assets/asset-input.js';
 import { assetView } from './asset-view.js';
 
 /** Reading, patching (metadata, focal points, poster) and deleting assets. */
@@ -15,7 +15,7 @@ export function assetRoutes(services: Services): Router {
   const r = Router();
 
   r.get('/management/v1/assets', requireScope('manage'), async (req, res) => {
-    const query = parseInput(assetListQuery, req.query, { what: 'query string' });
+    const query = parseInput(assetListQuerySchema, req.query, { what: 'query string' });
     const page = parsePage(query);
     const { items, total } = await listAssets(services.db, tenantOf(req).orgId, page, { type: query.type });
     res.json(ok(items.map((a) => assetView(services, a)), { resultInfo: resultInfo(page, total) }));
@@ -28,7 +28,7 @@ export function assetRoutes(services: Services): Router {
   });
 
   r.patch('/management/v1/assets/:id', requireScope('manage'), async (req, res) => {
-    const patch = parseInput(assetPatchBody, req.body);
+    const patch = parseInput(assetPatchSchema, req.body);
     const asset = await updateAsset(services, tenantOf(req).orgId, String(req.params.id), patch);
     res.json(ok(assetView(services, asset)));
   });

@@ -7,7 +7,7 @@ import { notFound } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
-import { presetBody, presetName } from './asset-input.js';
+import { presetInputSchema, presetNameSchema } from '../../../shared/assets/asset-input.js';
 
 const presetView = (p: { name: string; options: object; updatedAt: Date }) => ({ name: p.name, ...p.options, updatedAt: p.updatedAt });
 
@@ -16,8 +16,8 @@ export function imagePresetRoutes(services: Services): Router {
   const r = Router();
 
   r.put('/management/v1/image-presets/:name', requireScope('manage'), async (req, res) => {
-    const { name } = parseInput(z.object({ name: presetName }), { name: req.params.name }, { what: 'preset name' });
-    const options = parseInput(presetBody, req.body ?? {});
+    const { name } = parseInput(z.object({ name: presetNameSchema }), { name: req.params.name }, { what: 'preset name' });
+    const options = parseInput(presetInputSchema, req.body ?? {});
     const { preset, created } = await savePreset(services.db, tenantOf(req).orgId, name, options);
     res.status(created ? 201 : 200).json(ok(presetView(preset)));
   });

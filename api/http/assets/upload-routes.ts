@@ -4,7 +4,7 @@ import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
-import { uploadQuery } from './asset-input.js';
+import { uploadQuerySchema } from '../../../shared/assets/asset-input.js';
 import { assetView } from './asset-view.js';
 import { uploadSource } from './upload-source.js';
 
@@ -17,9 +17,9 @@ export function assetUploadRoutes(services: Services): Router {
   const deps = { db: services.db, blobs: services.blobs, bus: services.bus, logger: services.logger, maxBytes: services.config.limits.uploadBytes, ffmpeg: services.ffmpeg, assetCaches: services.assetCaches };
 
   const readUpload = async (req: Request) => {
-    const query = parseInput(uploadQuery, req.query, { what: 'query string' });
+    const query = parseInput(uploadQuerySchema, req.query, { what: 'query string' });
     const source = await uploadSource(req, deps.maxBytes);
-    const fields = Object.keys(source.fields).length > 0 ? parseInput(uploadQuery, source.fields, { what: 'multipart fields' }) : {};
+    const fields = Object.keys(source.fields).length > 0 ? parseInput(uploadQuerySchema, source.fields, { what: 'multipart fields' }) : {};
     const meta = { ...fields, ...query };
     if (meta.fileName === undefined && source.fileName) meta.fileName = source.fileName.slice(0, 255);
     return { stream: source.stream, meta };

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { authorDef, authorInputSchema, authorPatchSchema } from '../../../shared/content/authors.js';
+import { authorDef } from '../../../shared/content/authors.js';
+import { authorInputSchema, authorPatchSchema } from '../../../shared/content/resource-input.js';
 import type { Services } from '../../../shared/services.js';
 import { resourceRoutes } from './resource-routes.js';
 

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
-import { labelDef, labelInputSchema, labelPatchSchema } from '../../../shared/content/labels.js';
+import { labelDef } from '../../../shared/content/labels.js';
+import { labelInputSchema, labelPatchSchema } from '../../../shared/content/resource-input.js';
 import type { Services } from '../../../shared/services.js';
 import { resourceRoutes } from './resource-routes.js';
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { listDef, listEntriesSchema, listInputSchema, listPatchSchema, putListEntries } from '../../../shared/content/lists.js';
+import { listDef, putListEntries } from '../../../shared/content/lists.js';
+import { listEntriesSchema, listInputSchema, listPatchSchema } from '../../../shared/content/resource-input.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';

@@ -1,15 +1,10 @@
 import { z } from 'zod';
-import { authorInputSchema, authorPatchSchema } from '../../../shared/content/authors.js';
 import { entryInputSchema, entryPatchSchema, scheduleInputSchema } from '../../../shared/content/entry-input.js';
-import { labelInputSchema, labelPatchSchema } from '../../../shared/content/labels.js';
-import { listEntriesSchema, listInputSchema, listPatchSchema } from '../../../shared/content/lists.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
 import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
-import { sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/sections.js';
-import { created201, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { authorInputSchema, authorPatchSchema, labelInputSchema, labelPatchSchema, listEntriesSchema, listInputSchema, listPatchSchema, sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/resource-input.js';
 
-/** Request bodies are generated from the same zod schemas the handlers parse with. */
-const bodyOf = (schema: z.ZodType) => jsonBody(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
 const tag = { tags: ['content'], 'x-scope': 'manage' as const };
 const nullableString = { type: ['string', 'null'] };
 const dateTime = { type: ['string', 'null'], format: 'date-time' };
@@ -17,12 +12,12 @@ const id = pathParam('id');
 
 const crud = (name: string, schema: string, create: z.ZodType, patch: z.ZodType) => ({
   [`/management/v1/${name}`]: {
-    post: { summary: `Create a ${schema.toLowerCase()} (optional client \`id\`)`, ...tag, requestBody: bodyOf(create), responses: { 201: created201(ref(schema)), ...pick(400, 401, 403, 409, 413, 422, 429) } },
+    post: { summary: `Create a ${schema.toLowerCase()} (optional client \`id\`)`, ...tag, requestBody: zodBody(create), responses: { 201: created201(ref(schema)), ...pick(400, 401, 403, 409, 413, 422, 429) } },
     get: { summary: `List ${name}`, ...tag, parameters: pagingParameters, responses: { 200: ok200({ type: 'array', items: ref(schema) }, true), ...pick(400, 401, 403, 429) } },
   },
   [`/management/v1/${name}/{id}`]: {
     get: { summary: `Read a ${schema.toLowerCase()}`, ...tag, parameters: [id], responses: { 200: ok200(ref(schema)), ...pick(401, 403, 404, 429) } },
-    patch: { summary: `Change members of a ${schema.toLowerCase()}`, ...tag, parameters: [id], requestBody: bodyOf(patch), responses: { 200: ok200(ref(schema)), ...pick(400, 401, 403, 404, 413, 422, 429) } },
+    patch: { summary: `Change members of a ${schema.toLowerCase()}`, ...tag, parameters: [id], requestBody: zodBody(patch), responses: { 200: ok200(ref(schema)), ...pick(400, 401, 403, 404, 413, 422, 429) } },
     delete: { summary: `Delete a ${schema.toLowerCase()} (409 while in use)`, ...tag, parameters: [id], responses: { 200: ok200({ type: 'object', properties: { id: { type: 'string' } } }), ...pick(401, 403, 404, 409, 429) } },
   },
 });
@@ -141,19 +136,19 @@ export const content: OpenApiFragment = {
         summary: 'Create (201) or replace (200) a model; bumps the schema version. 422 names every problem: alias rules, reserved or colliding GraphQL names, unknown types, list forms, allowedModels, titleField',
         ...tag,
         parameters: [pathParam('alias', { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' })],
-        requestBody: bodyOf(modelInputSchema),
+        requestBody: zodBody(modelInputSchema),
         responses: { 200: ok200(ref('Model')), 201: created201(ref('Model')), ...pick(401, 403, 413, 422, 429) },
       },
       get: { summary: 'Read a model', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Model')), ...pick(401, 403, 404, 429) } },
       delete: { summary: 'Delete a model (409 while entries exist or another model allows it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
     },
     '/management/v1/entries': {
-      post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: bodyOf(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
+      post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: zodBody(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
     },
     '/management/v1/entries/{id}': {
-      put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: bodyOf(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
+      put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: zodBody(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
       get: { summary: 'Read the current version of an entry', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
-      patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id], requestBody: bodyOf(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
+      patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id], requestBody: zodBody(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
       delete: { summary: 'Mark the entry DELETED (kept, invisible to delivery)', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
     },
     '/management/v1/entries/{id}/publish': transition('Publish the current version (publishedAt = now, firstPublishedAt once)'),
@@ -164,19 +159,19 @@ export const content: OpenApiFragment = {
         summary: 'Publish the current version at `at` (SCHEDULED; a worker publishes it); 409 for a published, unchanged entry',
         ...tag,
         parameters: [id],
-        requestBody: bodyOf(scheduleInputSchema),
+        requestBody: zodBody(scheduleInputSchema),
         responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 422, 429) },
       },
     },
     ...crud('sections', 'Section', sectionInputSchema, sectionPatchSchema),
     '/management/v1/sections/{id}/media': {
-      put: { summary: 'Replace the media of a section (array of asset ids, in order)', ...tag, parameters: [id], requestBody: bodyOf(sectionMediaSchema), responses: { 200: ok200(ref('Section')), ...pick(400, 401, 403, 404, 422, 429) } },
+      put: { summary: 'Replace the media of a section (array of asset ids, in order)', ...tag, parameters: [id], requestBody: zodBody(sectionMediaSchema), responses: { 200: ok200(ref('Section')), ...pick(400, 401, 403, 404, 422, 429) } },
     },
     ...crud('authors', 'Author', authorInputSchema, authorPatchSchema),
     ...crud('labels', 'Label', labelInputSchema, labelPatchSchema),
     ...crud('lists', 'List', listInputSchema, listPatchSchema),
     '/management/v1/lists/{id}/entries': {
-      put: { summary: 'Replace the entries of a list (order = position; endAt must follow startAt)', ...tag, parameters: [id], requestBody: bodyOf(listEntriesSchema), responses: { 200: ok200(ref('List')), ...pick(400, 401, 403, 404, 422, 429) } },
+      put: { summary: 'Replace the entries of a list (order = position; endAt must follow startAt)', ...tag, parameters: [id], requestBody: zodBody(listEntriesSchema), responses: { 200: ok200(ref('List')), ...pick(400, 401, 403, 404, 422, 429) } },
     },
     '/management/v1/import': {
       post: {

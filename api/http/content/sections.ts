@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { putSectionMedia, sectionDef, sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/sections.js';
+import { putSectionMedia, sectionDef } from '../../../shared/content/sections.js';
+import { sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/resource-input.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';

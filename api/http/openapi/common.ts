@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Scope } from '../../../shared/tenancy/scopes.js';
 
 /**
@@ -74,3 +75,6 @@ export const pathParam = (name: string, schema: unknown = { type: 'string' }, de
 });
 
 export const jsonBody = (schema: unknown) => ({ required: true, content: jsonContent(schema) });
+
+/** A request body generated from the zod schema its handler parses with, so the two cannot drift. */
+export const zodBody = (schema: z.ZodType) => jsonBody(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));

@@ -1,6 +1,8 @@
-import { created201, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { SCOPES } from '../../../shared/tenancy/scopes.js';
+import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
-const scopes = { type: 'string', enum: ['delivery', 'preview', 'manage', 'analytics', 'video', 'ingest'] };
+const scopes = { type: 'string', enum: [...SCOPES] };
 const idList = (schema: string) => ({ type: 'array', items: ref(schema) });
 
 export const platform: OpenApiFragment = {
@@ -42,7 +44,7 @@ export const platform: OpenApiFragment = {
       post: {
         summary: 'Create an organization (platform admin token)',
         tags: ['admin'], 'x-scope': 'admin',
-        requestBody: jsonBody({ type: 'object', required: ['name', 'slug'], properties: { name: { type: 'string' }, slug: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$' } } }),
+        requestBody: zodBody(organizationInputSchema),
         responses: { 201: created201(ref('CreatedOrganization')), ...pick(400, 401, 409, 413) },
       },
       get: { summary: 'List organizations', tags: ['admin'], 'x-scope': 'admin', parameters: pagingParameters, responses: { 200: ok200(idList('Organization'), true), ...pick(400, 401) } },
@@ -51,7 +53,7 @@ export const platform: OpenApiFragment = {
       post: {
         summary: 'Create a token (shown once)',
         tags: ['management'], 'x-scope': 'manage',
-        requestBody: jsonBody({ type: 'object', required: ['name', 'scopes'], properties: { name: { type: 'string' }, scopes: { type: 'array', items: scopes, minItems: 1 } } }),
+        requestBody: zodBody(tokenInputSchema),
         responses: { 201: created201(ref('CreatedToken')), ...pick(400, 401, 403, 413, 429) },
       },
       get: { summary: 'List tokens', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Token'), true), ...pick(400, 401, 403, 429) } },
@@ -63,13 +65,13 @@ export const platform: OpenApiFragment = {
       post: {
         summary: 'Create a site',
         tags: ['management'], 'x-scope': 'manage',
-        requestBody: jsonBody({ type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: 'string' } } }),
+        requestBody: zodBody(siteInputSchema),
         responses: { 201: created201(ref('Site')), ...pick(400, 401, 403, 409, 413, 429) },
       },
       get: { summary: 'List sites', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Site'), true), ...pick(400, 401, 403, 429) } },
     },
     '/management/v1/projects': {
-      post: { summary: 'Create a project', tags: ['management'], 'x-scope': 'manage', requestBody: jsonBody({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }), responses: { 201: created201(ref('Project')), ...pick(400, 401, 403, 413, 429) } },
+      post: { summary: 'Create a project', tags: ['management'], 'x-scope': 'manage', requestBody: zodBody(projectInputSchema), responses: { 201: created201(ref('Project')), ...pick(400, 401, 403, 413, 429) } },
       get: { summary: 'List projects', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Project'), true), ...pick(400, 401, 403, 429) } },
     },
     '/management/v1/projects/{projectId}': {
@@ -80,7 +82,7 @@ export const platform: OpenApiFragment = {
         summary: 'Create a distribution in a project',
         tags: ['management'], 'x-scope': 'manage',
         parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })],
-        requestBody: jsonBody({ type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, hostnames: { type: 'array', items: { type: 'string' } } } }),
+        requestBody: zodBody(distributionInputSchema),
         responses: { 201: created201(ref('Distribution')), ...pick(400, 401, 403, 404, 409, 413, 429) },
       },
       get: { summary: 'List the distributions of a project', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('projectId', { type: 'string', format: 'uuid' })], responses: { 200: ok200(idList('Distribution')), ...pick(401, 403, 404, 429) } },

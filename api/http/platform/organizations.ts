@@ -1,24 +1,19 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { insertOrganization, listOrganizations } from '../../../shared/tenancy/organization-repository.js';
 import { createToken } from '../../../shared/tenancy/token-repository.js';
+import { organizationInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireAdmin } from '../auth.js';
-
-const createOrganizationBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, 1–63 characters'),
-});
 
 /** Platform operator: organizations. The new org comes with a first `manage` token, shown once. */
 export function organizationRoutes(services: Services): Router {
   const r = Router();
 
   r.post('/admin/v1/organizations', requireAdmin, async (req, res) => {
-    const body = parseInput(createOrganizationBody, req.body);
+    const body = parseInput(organizationInputSchema, req.body);
     const created = await services.db.transaction(async (tx) => {
       const org = await insertOrganization(tx, body);
       const token = await createToken(tx, org.id, { name: 'initial manage token', scopes: ['manage'] });

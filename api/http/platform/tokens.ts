@@ -1,23 +1,17 @@
 import { Router } from 'express';
-import { z } from 'zod';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { SCOPES } from '../../../shared/tenancy/scopes.js';
 import { createToken, listTokens, revokeToken } from '../../../shared/tenancy/token-repository.js';
+import { tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
-
-const createTokenBody = z.object({
-  name: z.string().trim().min(1).max(200),
-  scopes: z.array(z.enum(SCOPES)).min(1).transform((s) => [...new Set(s)]),
-});
 
 export function tokenRoutes(services: Services): Router {
   const r = Router();
 
   r.post('/management/v1/tokens', requireScope('manage'), async (req, res) => {
-    const body = parseInput(createTokenBody, req.body);
+    const body = parseInput(tokenInputSchema, req.body);
     const created = await createToken(services.db, tenantOf(req).orgId, body);
     res.status(201).json(ok(created, { messages: ['Store the token now: it is not shown again.'] }));
   });

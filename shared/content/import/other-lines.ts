@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { isAppError } from '../../errors/index.js';
 import { findSite, insertSite } from '../../tenancy/site-repository.js';
-import { authorDef, authorInputSchema } from '../authors.js';
+import { authorDef } from '../authors.js';
 import type { ContentDeps } from '../deps.js';
-import { labelDef, labelInputSchema } from '../labels.js';
-import { listDef, listEntriesSchema, listInputSchema, putListEntries } from '../lists.js';
+import { labelDef } from '../labels.js';
+import { listDef, putListEntries } from '../lists.js';
+import { authorInputSchema, labelInputSchema, listEntriesSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
 import { modelInputSchema } from '../model-input.js';
 import { putModel } from '../models.js';
 import { getResource } from '../resource-repository.js';
 import { createResource, patchResource, type ResourceDef } from '../resources.js';
-import { sectionDef, sectionInputSchema } from '../sections.js';
+import { sectionDef } from '../sections.js';
 import { describeIssues } from './line-helpers.js';
 import type { ImportState, LineResult } from './types.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES } from '../../../shared/assets/types.js';
+import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES } from './types.js';
 
-/** Input schemas of the management asset and preset routes; every error names its field. */
+/** Input schemas of the management asset and preset routes (body and query); every error names its field. */
 
 // eslint-disable-next-line no-control-regex
 const noControl = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
@@ -19,7 +19,7 @@ const metadataFields = {
 };
 
 /** Query string of uploads: `tags` may repeat or be comma-separated. */
-export const uploadQuery = z
+export const uploadQuerySchema = z
   .object({
     ...metadataFields,
     tags: z
@@ -33,7 +33,7 @@ export const uploadQuery = z
 const fraction = z.number('must be a number').min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
 export const focalPoint = z.object({ x: fraction, y: fraction }).strict();
 
-export const assetPatchBody = z
+export const assetPatchSchema = z
   .object({
     fileName: text(255).min(1, 'must not be empty').optional(),
     title: text(500).nullable().optional(),
@@ -61,7 +61,7 @@ export const assetPatchBody = z
   })
   .strict();
 
-export type AssetPatchBody = z.infer<typeof assetPatchBody>;
+export type AssetPatchBody = z.infer<typeof assetPatchSchema>;
 
 const int = (min: number, max: number) => z.number('must be a number').int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
@@ -69,7 +69,7 @@ const int = (min: number, max: number) => z.number('must be a number').int('must
 const anyCase = <T extends z.ZodType>(schema: T, to: 'upper' | 'lower') =>
   z.preprocess((v) => (typeof v === 'string' ? (to === 'upper' ? v.toUpperCase() : v.toLowerCase()) : v), schema);
 
-export const presetBody = z
+export const presetInputSchema = z
   .object({
     width: int(1, 8192).optional(),
     height: int(1, 8192).optional(),
@@ -80,9 +80,9 @@ export const presetBody = z
   })
   .strict();
 
-export const presetName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, "_" or "-"');
+export const presetNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, "_" or "-"');
 
-export const assetListQuery = z
+export const assetListQuerySchema = z
   .object({
     pageIndex: z.string().optional(),
     pageSize: z.string().optional(),

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { SCOPES } from './scopes.js';
+
+/**
+ * Input schemas of the platform's tenancy routes (organizations, tokens, sites, projects and
+ * their distributions): the routes parse with them and the OpenAPI document is derived from them.
+ */
+
+const clientId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, "_" or "-", at most 64');
+
+export const organizationInputSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, 1–63 characters'),
+});
+
+export const tokenInputSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  scopes: z.array(z.enum(SCOPES)).min(1).transform((s) => [...new Set(s)]),
+});
+
+export const siteInputSchema = z.object({
+  id: clientId.optional(),
+  name: z.string().trim().min(1).max(200),
+  externalId: z.string().max(200).optional(),
+});
+
+export const projectInputSchema = z.object({ name: z.string().trim().min(1).max(200) });
+
+const hostname = z
+  .string()
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'must be a host name');
+
+export const distributionInputSchema = z.object({
+  id: clientId.optional(),
+  name: z.string().trim().min(1).max(200),
+  hostnames: z.array(hostname).max(100).default([]),
+});
