@@ -78,6 +78,23 @@ const envSchema = z.object({
   GRAPHQL_RESPONSE_CACHE: boolFrom(true),
   FFMPEG_PATH: optionalString,
   INGEST_MAX_PENDING_BATCHES: intFrom(1000, 1, 1_000_000),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: boolFrom(false),
+  WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100, 60_000),
+  // Seconds before each retry; the Standard Webhooks schedule (about 28 hours in all).
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const list = (v === undefined || v.trim() === '' ? '5,300,1800,7200,18000,36000,36000' : v).split(',').map((s) => Number(s.trim()));
+      if (list.length > 20 || list.some((n) => !Number.isFinite(n) || n < 0 || n > 7 * 86_400)) {
+        ctx.addIssue({ code: 'custom', message: 'must be up to 20 comma-separated delays in seconds (0 to 604800)' });
+        return z.NEVER;
+      }
+      return list.map((n) => Math.round(n * 1000));
+    }),
+  WEBHOOK_DISABLE_AFTER: intFrom(5, 1, 1000),
+  WEBHOOK_CONCURRENCY: intFrom(16, 1, 256),
+  WEBHOOK_DISPATCH: boolFrom(true),
 });
 
 export interface S3Config {
@@ -129,6 +146,20 @@ export interface Config {
   graphqlResponseCache: boolean;
   /** An ffmpeg binary for video poster frames (else one from an npm package, else none). */
   ffmpegPath?: string;
+  webhooks: {
+    /** Deliver to loopback, private, link-local and metadata addresses too (tests, closed networks). */
+    allowPrivateTargets: boolean;
+    /** One attempt, from connecting to the end of the response. */
+    timeoutMs: number;
+    /** Wait before each retry (ms); its length + 1 is the number of attempts. */
+    retryDelaysMs: number[];
+    /** Deliveries in a row that fail every attempt before a webhook is disabled. */
+    disableAfter: number;
+    /** Deliveries in flight per worker process. */
+    concurrency: number;
+    /** Whether this process runs the dispatcher (LISTEN for events, the 5-s sweep); it delivers either way. */
+    dispatch: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -173,6 +204,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, failOpenMs: e.RATE_LIMIT_FAIL_OPEN_MS },
     authFailures: { burst: e.AUTH_FAILURES_BURST, perSecond: e.AUTH_FAILURES_PER_MINUTE / 60 },
     imageMissBudget: { burst: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE, perSecond: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE / 60 },
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE,
+      disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      dispatch: e.WEBHOOK_DISPATCH,
+    },
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,

@@ -11,6 +11,8 @@ export interface Metrics {
   imageMissesRefused: Counter<string>;
   /** Transforms actually run (not joined, not skipped as already done). */
   imageTransforms: Counter<'format'>;
+  /** Webhook delivery attempts by result (succeeded, retrying, failed). */
+  webhookAttempts: Counter<'result'>;
 }
 
 /** One registry per process (tests create several apps, so nothing is global). */
@@ -51,6 +53,12 @@ export function createMetrics(): Metrics {
     ingestDeadLetters: new Counter({
       name: 'folio_ingest_dead_letters_total',
       help: 'Spooled log batches ClickHouse refused as data even alone (kept, not retried)',
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'folio_webhook_attempts_total',
+      help: 'Webhook delivery attempts by result: succeeded, retrying (to be tried again), failed (the last attempt failed)',
+      labelNames: ['result'],
       registers: [registry],
     }),
     imageMissesRefused: new Counter({

@@ -16,6 +16,8 @@ import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
+import { createEventFeed, type EventFeed } from './events/event-feed.js';
+import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender.js';
 import { compileTrustProxy, createClientAddress, type TrustProxy } from './tenancy/client-address.js';
 
 /** Everything a request handler or a job may use; built once per process from the config. */
@@ -45,6 +47,10 @@ export interface Services {
   verifyImagePath: ImagePathVerifier;
   /** Turns log records into rows (GeoIP, user agents, referers); opened on first use, then shared. */
   enricher: () => Promise<Enricher>;
+  /** Word of committed events (LISTEN on the outbox), for the webhook dispatcher. */
+  eventFeed: EventFeed;
+  /** This process's keep-alive connections to webhook receivers. */
+  webhookSender: WebhookSender;
 }
 
 export interface ServiceOptions {
@@ -109,6 +115,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ffmpeg: once(() => locateFfmpeg(config.ffmpegPath)),
     verifyImagePath: createImagePathVerifier(secrets.signing),
     enricher: once(() => createEnricher()),
+    eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
+    webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
   };
 }
 
@@ -121,7 +129,9 @@ function once<T>(f: () => T): () => T {
 /** Closes in dependency order: stop jobs first, then stores. Each close is attempted. */
 export async function closeServices(s: Services): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
+    ['eventFeed', () => s.eventFeed.close()],
     ['queue', () => s.queue.close()],
+    ['webhookSender', async () => s.webhookSender.close()],
     ['rateLimiter', () => s.rateLimiter.close()],
     ['bus', () => s.bus.close()],
     ['analytics', () => s.analytics.close()],

@@ -4,6 +4,8 @@ import { echoJob } from './echo.js';
 import { imageTransformJob } from './image-transform.js';
 import { logIngestJob } from './log-ingest.js';
 import { scheduledPublishJob } from './scheduled-publish.js';
+import { webhookDeliverJob } from './webhook-deliver.js';
+import { webhookDispatchJob } from './webhook-dispatch.js';
 
 /**
  * Every job, one line each. A job declared in the map (its file under `workers/`) but missing
@@ -14,6 +16,8 @@ const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'image-transform': imageTransformJob,
   'log-ingest': logIngestJob,
   'entry-publish-scheduled': scheduledPublishJob,
+  'webhook-dispatch': webhookDispatchJob,
+  'webhook-deliver': webhookDeliverJob,
 };
 
 /** Every queue, for metrics and readiness. */
@@ -25,6 +29,7 @@ export function registerWorkers(services: Services): void {
 }
 
 function register<N extends JobName>(services: Services, name: N, job: JobDefinition<N>): void {
-  services.queue.process(name, job.handler(services), job.options);
+  const options = typeof job.options === 'function' ? job.options(services) : job.options;
+  services.queue.process(name, job.handler(services), options);
   job.start?.(services);
 }

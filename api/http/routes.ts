@@ -16,6 +16,7 @@ import { organizationRoutes } from './platform/organizations.js';
 import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
 import { tokenRoutes } from './platform/tokens.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 /**
  * The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
@@ -50,5 +51,6 @@ export function jsonRoutes(services: Services): Router[] {
     contentRoutes(services),
     assetManagementRoutes(services),
     deadLetterRoutes(services),
+    webhookRoutes(services),
   ];
 }

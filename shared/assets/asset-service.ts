@@ -3,7 +3,8 @@ import type { BlobStore } from '../adapters/blobs/index.js';
 import type { EventBus } from '../adapters/bus/index.js';
 import { assetFilesPrefix, originalKey, originalsPrefix } from '../adapters/blobs/keys.js';
 import { bumpContentVersion } from '../content/org-versions.js';
-import type { Db } from '../adapters/db/index.js';
+import { recordEvents } from '../events/record-events.js';
+import type { Db, Queryable } from '../adapters/db/index.js';
 import { notFound, unprocessable } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
@@ -42,6 +43,12 @@ async function dropVersion(blobs: BlobStore, orgId: string, content: { versionId
   if (content.posterKey) await blobs.delete(content.posterKey).catch(() => undefined);
 }
 
+/** An asset event: enough of the asset for a receiver to purge or refetch what it shows. */
+function recordAssetEvent(tx: Queryable, type: 'asset.created' | 'asset.updated' | 'asset.deleted', asset: Asset, extra: Record<string, unknown> = {}): Promise<void> {
+  const data = { id: asset.id, type: asset.type, versionId: asset.versionId, fileName: asset.fileName, contentType: asset.contentType, ...extra };
+  return recordEvents(tx, asset.orgId, [{ type, subject: `asset:${asset.id}`, data }]);
+}
+
 /** Upload → blob, then the row and the org's content version in one transaction; a failed row removes the blob. */
 export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata): Promise<Asset> {
   const id = newId();
@@ -49,6 +56,7 @@ export async function createAsset(deps: AssetServiceDeps, orgId: string, source:
   try {
     return await deps.db.transaction(async (tx) => {
       const asset = await insertAsset(tx, orgId, id, content, meta);
+      await recordAssetEvent(tx, 'asset.created', asset);
       await bumpContentVersion(tx, orgId);
       return asset;
     });
@@ -70,7 +78,10 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
   try {
     asset = await deps.db.transaction(async (tx) => {
       const updated = await replaceAssetContent(tx, orgId, id, content, meta);
-      if (updated) await bumpContentVersion(tx, orgId);
+      if (updated) {
+        await recordAssetEvent(tx, 'asset.updated', updated, { previousVersionId: before.versionId, content: true });
+        await bumpContentVersion(tx, orgId);
+      }
       return updated;
     });
   } catch (err) {
@@ -101,6 +112,7 @@ export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 
     }
     const asset = await patchAsset(tx, orgId, id, patch);
     if (!asset) throw notFound(`Asset "${id}"`);
+    await recordAssetEvent(tx, 'asset.updated', asset, { content: false });
     await bumpContentVersion(tx, orgId);
     return asset;
   });
@@ -112,7 +124,10 @@ export async function updateAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 
 export async function removeAsset(deps: Pick<AssetServiceDeps, 'db' | 'blobs' | 'bus' | 'logger' | 'assetCaches'>, orgId: string, id: string): Promise<void> {
   const asset = await deps.db.transaction(async (tx) => {
     const deleted = await deleteAsset(tx, orgId, id);
-    if (deleted) await bumpContentVersion(tx, orgId);
+    if (deleted) {
+      await recordAssetEvent(tx, 'asset.deleted', deleted);
+      await bumpContentVersion(tx, orgId);
+    }
     return deleted;
   });
   if (!asset) throw notFound(`Asset "${id}"`);

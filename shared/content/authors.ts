@@ -5,6 +5,7 @@ import { findAssetTypes } from './target-repository.js';
 
 export const authorDef: ResourceDef = {
   name: 'Author',
+  event: 'author.changed',
   spec: {
     table: 'authors',
     columns: {

@@ -10,6 +10,8 @@ import { entryView, type EntryView } from './entry-view.js';
 import type { EntryRow, NewEntryRow } from './entry-row.js';
 import { getModel, type StoredModel } from './model-repository.js';
 import { bumpContentVersion } from './org-versions.js';
+import { contentEvents } from './entry-events.js';
+import { recordEntryEvents, recordImportedEntries } from '../events/record-events.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
 
 const invalid = (problems: string[]) => unprocessable('The entry is invalid.', problems);
@@ -101,6 +103,7 @@ export async function createEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, 
   const rows = await deps.db.transaction(async (tx) => {
     const model = await requireEntryModel(tx, orgId, input.model);
     const out = await insertNew(tx, orgId, newId(), model, input, new Date());
+    await recordEntryEvents(tx, orgId, contentEvents(true, out.preview));
     await bumpContentVersion(tx, orgId);
     return out;
   });
@@ -108,13 +111,15 @@ export async function createEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, 
 }
 
 /** `PUT /entries/:id`: creates the entry with the client's id, or replaces its content. */
-export async function putEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: EntryInput): Promise<{ entry: EntryView; created: boolean }> {
+export async function putEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: EntryInput): Promise<Written> {
   const [outcome] = await putEntries(deps, orgId, [{ id, input }]);
   if ('error' in outcome) throw outcome.error;
   return outcome;
 }
 
-export type PutOutcome = { entry: EntryView; created: boolean } | { error: AppError };
+/** A written entry, with the id of its preview row (for the events of the write). */
+export type Written = { entry: EntryView; created: boolean; rowId: number };
+export type PutOutcome = Written | { error: AppError };
 
 /**
  * `putEntry` for many entries (distinct ids) in ONE transaction: the entries are locked, read,
@@ -122,7 +127,12 @@ export type PutOutcome = { entry: EntryView; created: boolean } | { error: AppEr
  * replaces every entry it names). An entry that breaks a rule gets its error and is not written;
  * the others are. A database failure rolls the whole batch back (the caller may retry one by one).
  */
-export async function putEntries(deps: Pick<ContentDeps, 'db'>, orgId: string, items: { id: string; input: EntryInput }[]): Promise<PutOutcome[]> {
+export async function putEntries(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  items: { id: string; input: EntryInput }[],
+  options: { imported?: boolean } = {},
+): Promise<PutOutcome[]> {
   return deps.db.transaction(async (tx) => {
     const now = new Date();
     const models = new Map<string, StoredModel | null>();
@@ -153,8 +163,11 @@ export async function putEntries(deps: Pick<ContentDeps, 'db'>, orgId: string, i
       else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, r.input.status === 'PUBLISHED' ? now : undefined) });
     });
     const written = await applyContentPlans(tx, orgId, plans.map((p) => p.plan));
-    plans.forEach((p, i) => (outcomes[p.at] = { entry: entryView(written[i].preview, written[i].delivery), created: false }));
-    if (outcomes.some((o) => o && !('error' in o))) await bumpContentVersion(tx, orgId);
+    plans.forEach((p, i) => (outcomes[p.at] = { entry: entryView(written[i].preview, written[i].delivery), created: false, rowId: written[i].preview.rowId }));
+    const done = outcomes.filter((o): o is Written => o !== undefined && !('error' in o));
+    if (options.imported) await recordImportedEntries(tx, orgId, newId(), done.map((o) => ({ event: o.created ? 'created' : 'saved', rowId: o.rowId })));
+    else await recordEntryEvents(tx, orgId, done.flatMap((o) => contentEvents(o.created, { status: o.entry.status, rowId: o.rowId })));
+    if (done.length > 0) await bumpContentVersion(tx, orgId);
     return outcomes.map((o) => o!);
   });
 }
@@ -182,7 +195,7 @@ const contentChange = (content: PreparedContent, input: EntryInput): ContentChan
 async function created(insert: () => Promise<EntryRows>): Promise<PutOutcome> {
   try {
     const rows = await insert();
-    return { entry: entryView(rows.preview, rows.delivery), created: true };
+    return { entry: entryView(rows.preview, rows.delivery), created: true, rowId: rows.preview.rowId };
   } catch (err) {
     if (isAppError(err)) return { error: err };
     throw err;
@@ -210,6 +223,7 @@ export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, i
       externalId: patch.externalId !== undefined ? patch.externalId : p.externalId,
       attrs: patch.attrs !== undefined ? patch.attrs : p.attrs,
     }, new Date());
+    await recordEntryEvents(tx, orgId, contentEvents(false, next.preview));
     await bumpContentVersion(tx, orgId);
     return next;
   });

@@ -1,4 +1,6 @@
 import { unprocessable } from '../errors/index.js';
+import type { EventType } from '../events/event-types.js';
+import { recordEntryEvents } from '../events/record-events.js';
 import type { ContentDeps } from './deps.js';
 import { lockEntry } from './entries.js';
 import { findDueScheduled } from './entry-repository.js';
@@ -9,6 +11,13 @@ import { isProblem, normalizeDateTime } from './scalars.js';
 
 export type Transition = 'publish' | 'unpublish' | 'archive' | 'delete';
 
+const TRANSITION_EVENTS: Record<Transition, EventType> = {
+  publish: 'entry.published',
+  unpublish: 'entry.unpublished',
+  archive: 'entry.archived',
+  delete: 'entry.deleted',
+};
+
 /** Runs one lifecycle transition on an entry of the org. */
 export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, transition: Transition): Promise<EntryView> {
   const rows = await deps.db.transaction(async (tx) => {
@@ -18,7 +27,10 @@ export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: stri
     if (transition === 'publish') next = await publish(tx, current, now);
     else if (transition === 'unpublish') next = await unpublish(tx, current, now);
     else next = await retire(tx, current, transition === 'archive' ? 'ARCHIVED' : 'DELETED', now);
-    if (next !== current) await bumpContentVersion(tx, orgId);
+    if (next !== current) {
+      await recordEntryEvents(tx, orgId, [{ type: TRANSITION_EVENTS[transition], rowId: next.preview.rowId }]);
+      await bumpContentVersion(tx, orgId);
+    }
     return next;
   });
   return entryView(rows.preview, rows.delivery);
@@ -30,6 +42,7 @@ export async function scheduleEntry(deps: Pick<ContentDeps, 'db'>, orgId: string
   const rows = await deps.db.transaction(async (tx) => {
     const current = await lockEntry(tx, orgId, id);
     const next = await schedule(tx, current, new Date(when), new Date());
+    await recordEntryEvents(tx, orgId, [{ type: 'entry.scheduled', rowId: next.preview.rowId }]);
     await bumpContentVersion(tx, orgId);
     return next;
   });
@@ -48,7 +61,8 @@ export async function publishDueEntries(deps: Pick<ContentDeps, 'db'>, now = new
       const current = await lockEntry(tx, orgId, id);
       const p = current.preview;
       if (p.status !== 'SCHEDULED' || !p.scheduledAt || p.scheduledAt > now) return false;
-      await publish(tx, current, new Date(), p.scheduledAt);
+      const next = await publish(tx, current, new Date(), p.scheduledAt);
+      await recordEntryEvents(tx, orgId, [{ type: 'entry.published', rowId: next.preview.rowId }]);
       await bumpContentVersion(tx, orgId);
       return true;
     });

@@ -1,3 +1,4 @@
+import type { EntryStatus } from './model-types.js';
 import type { EntryRow } from './entry-row.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -8,7 +9,7 @@ export interface EntryView {
   model: string;
   modelId: string;
   siteId: string;
-  status: string;
+  status: EntryStatus;
   versionId: string;
   /** The version delivery tokens read, when it differs from `versionId` (an EDITED entry). */
   publishedVersionId: string | null;

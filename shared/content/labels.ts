@@ -9,6 +9,7 @@ async function labelInUse(db: Queryable, orgId: string, id: string): Promise<boo
 
 export const labelDef: ResourceDef = {
   name: 'Label',
+  event: 'label.changed',
   spec: {
     table: 'labels',
     columns: { name: 'name', description: 'description', color: 'color', siteId: 'site_id', externalId: 'external_id' },

@@ -4,12 +4,13 @@ import type { ListEntriesInput } from './resource-input.js';
 import { listItems, replaceListItems, type ListItem } from './list-repository.js';
 import { bumpContentVersion } from './org-versions.js';
 import { getResource, type ResourceRecord } from './resource-repository.js';
-import { siteProblems, type ResourceDef } from './resources.js';
+import { recordResourceEvent, siteProblems, type ResourceDef } from './resources.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
 import { findEntryModels } from './target-repository.js';
 
 export const listDef: ResourceDef = {
   name: 'List',
+  event: 'list.changed',
   spec: {
     table: 'lists',
     columns: { name: 'name', description: 'description', siteId: 'site_id', externalId: 'external_id' },
@@ -56,6 +57,7 @@ export async function putListEntries(deps: Pick<ContentDeps, 'db'>, orgId: strin
     });
     if (problems.length > 0) throw unprocessable('The list entries are invalid.', problems);
     await replaceListItems(tx, orgId, listId, items);
+    await recordResourceEvent(tx, listDef, orgId, listId, 'updated');
     await bumpContentVersion(tx, orgId);
     return { ...list, entries: items };
   });

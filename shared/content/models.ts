@@ -4,6 +4,7 @@ import type { ModelInput } from './model-input.js';
 import { checkModel } from './model-rules.js';
 import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-repository.js';
 import { bumpSchemaVersion, lockModels } from './org-versions.js';
+import { recordEvents } from '../events/record-events.js';
 
 export { getModel, listModels, type StoredModel };
 
@@ -20,6 +21,9 @@ export async function putModel(deps: ContentDeps, orgId: string, alias: string, 
     const checked = checkModel(alias, input, { others, previous, hasEntries });
     if ('problems' in checked) throw unprocessable(`Model "${alias}" is invalid.`, checked.problems);
     const stored = await upsertModel(tx, orgId, { alias, ...checked.model });
+    await recordEvents(tx, orgId, [
+      { type: 'model.changed', subject: `model:${alias}`, model: alias, data: { id: stored.id, alias, created: previous === null, fields: stored.fields.map((f) => f.alias) } },
+    ]);
     return { model: stored, created: previous === null, schemaVersion: await bumpSchemaVersion(tx, orgId) };
   });
   await deps.bus.publish('schema-changed', { orgId, schemaVersion });
@@ -42,7 +46,9 @@ export async function deleteModel(deps: ContentDeps, orgId: string, alias: strin
     if (await modelHasEntries(tx, orgId, alias)) throw conflict(`Model "${alias}" still has entries.`);
     const referrer = all.find((m) => m.alias !== alias && m.fields.some((f) => f.allowedModels.includes(alias)));
     if (referrer) throw conflict(`Model "${referrer.alias}" lists "${alias}" in allowedModels.`);
+    const deleted = all.find((m) => m.alias === alias)!;
     await deleteModelRow(tx, orgId, alias);
+    await recordEvents(tx, orgId, [{ type: 'model.deleted', subject: `model:${alias}`, model: alias, data: { id: deleted.id, alias } }]);
     return bumpSchemaVersion(tx, orgId);
   });
   await deps.bus.publish('schema-changed', { orgId, schemaVersion });

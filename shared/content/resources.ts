@@ -3,6 +3,8 @@ import { conflict, notFound, unprocessable } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
 import { bumpContentVersion } from './org-versions.js';
+import type { EventType } from '../events/event-types.js';
+import { recordEvents } from '../events/record-events.js';
 import {
   deleteResource,
   getResource,
@@ -18,6 +20,8 @@ import { findExistingIds } from './target-repository.js';
 export interface ResourceDef {
   /** Human name used in messages: "Section". */
   name: string;
+  /** The event every create, change and delete records (`section.changed`). */
+  event: EventType;
   spec: ResourceSpec;
   /** Semantic checks inside the write transaction; each problem names its member. */
   check?(tx: Queryable, orgId: string, id: string, values: Record<string, unknown>): Promise<string[]>;
@@ -37,6 +41,12 @@ export async function siteProblems(tx: Queryable, orgId: string, values: Record<
   return found.has(siteId) ? [] : [`siteId: site "${siteId}" not found`];
 }
 
+/** `<kind>.changed` with what happened: `created`, `updated` (members or contents) or `deleted`. */
+export function recordResourceEvent(tx: Queryable, def: ResourceDef, orgId: string, id: string, action: 'created' | 'updated' | 'deleted'): Promise<void> {
+  const kind = def.event.slice(0, def.event.indexOf('.'));
+  return recordEvents(tx, orgId, [{ type: def.event, subject: `${kind}:${id}`, data: { id, action } }]);
+}
+
 const show = (db: Queryable, def: ResourceDef, orgId: string, r: ResourceRecord) => (def.decorate ? def.decorate(db, orgId, r) : r);
 
 /** Creates with the given client id or a generated one; 409 when the id is taken. */
@@ -48,6 +58,7 @@ export async function createResource(deps: Db, def: ResourceDef, orgId: string, 
     if (problems.length > 0) throw unprocessable(`The ${def.name.toLowerCase()} is invalid.`, problems);
     const record = await insertResource(tx, def.spec, orgId, id, values);
     if (!record) throw conflict(`A ${def.name.toLowerCase()} with id "${id}" already exists.`);
+    await recordResourceEvent(tx, def, orgId, id, 'created');
     await bumpContentVersion(tx, orgId);
     return show(tx, def, orgId, record);
   });
@@ -59,6 +70,7 @@ export async function patchResource(deps: Db, def: ResourceDef, orgId: string, i
     const problems = (await def.check?.(tx, orgId, id, values)) ?? [];
     if (problems.length > 0) throw unprocessable(`The ${def.name.toLowerCase()} is invalid.`, problems);
     const record = (await updateResource(tx, def.spec, orgId, id, values))!;
+    await recordResourceEvent(tx, def, orgId, id, 'updated');
     await bumpContentVersion(tx, orgId);
     return show(tx, def, orgId, record);
   });
@@ -82,6 +94,7 @@ export async function removeResource(deps: Db, def: ResourceDef, orgId: string, 
     if (!(await getResource(tx, def.spec, orgId, id, true))) throw notFound(`${def.name} "${id}"`);
     await def.beforeDelete?.(tx, orgId, id);
     await deleteResource(tx, def.spec, orgId, id);
+    await recordResourceEvent(tx, def, orgId, id, 'deleted');
     await bumpContentVersion(tx, orgId);
   });
 }

@@ -3,7 +3,7 @@ import { conflict, notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import { bumpContentVersion } from './org-versions.js';
 import { getResource, hasEdgesTo, type ResourceRecord } from './resource-repository.js';
-import { siteProblems, type ResourceDef } from './resources.js';
+import { recordResourceEvent, siteProblems, type ResourceDef } from './resources.js';
 import { ancestorIds, hasChildSections, lockSectionTree, replaceSectionMedia, sectionMediaIds } from './section-repository.js';
 import { findAssetTypes } from './target-repository.js';
 
@@ -20,6 +20,7 @@ async function parentProblems(tx: Queryable, orgId: string, id: string, parentId
 
 export const sectionDef: ResourceDef = {
   name: 'Section',
+  event: 'section.changed',
   spec: {
     table: 'sections',
     columns: { parentId: 'parent_id', title: 'title', slug: 'slug', url: 'url', siteId: 'site_id', externalId: 'external_id', description: 'description' },
@@ -47,6 +48,7 @@ export async function putSectionMedia(deps: Pick<ContentDeps, 'db'>, orgId: stri
     const problems = assetIds.flatMap((a, i) => (found.has(a) ? [] : [`[${i}]: asset "${a}" not found`]));
     if (problems.length > 0) throw unprocessable('The section media are invalid.', problems);
     await replaceSectionMedia(tx, orgId, sectionId, assetIds);
+    await recordResourceEvent(tx, sectionDef, orgId, sectionId, 'updated');
     await bumpContentVersion(tx, orgId);
     return { ...section, mediaIds: assetIds };
   });

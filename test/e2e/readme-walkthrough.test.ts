@@ -23,17 +23,22 @@ async function readmeBlock(name: string): Promise<string> {
 
 let dir: string;
 let server: ReturnType<typeof spawn>;
+let receiverPort: number;
 let url: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'folio-readme-'));
   const dataDir = path.join(dir, 'server-data');
   await symlink(dataDir, path.join(dir, 'data'));
+  // as in a clone: the receiver example imports a dependency of the project
+  await symlink(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  receiverPort = await freePort();
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CLICKHOUSE_URL: '', S3_BUCKET: '', PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
+    // started as the webhook section says, for a receiver on this machine
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CLICKHOUSE_URL: '', S3_BUCKET: '', PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
     stdio: 'ignore',
   });
   const deadline = Date.now() + 90_000;
@@ -51,7 +56,12 @@ afterAll(async () => {
 });
 
 const runBlock = async (name: string) =>
-  spawnSync('bash', ['-euo', 'pipefail', '-c', await readmeBlock(name)], { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, FOLIO: url }, encoding: 'utf8', timeout: 60_000 });
+  spawnSync('bash', ['-euo', 'pipefail', '-c', await readmeBlock(name)], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, FOLIO: url, RECEIVER_PORT: String(receiverPort) },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('README examples', () => {
   it('the first organization: created with the admin token from data/admin-token', async () => {
@@ -67,5 +77,14 @@ describe('README examples', () => {
     // the last answer is the GraphQL one; the ones before it are the management calls' envelopes
     const answer = JSON.parse(lastLine.slice(lastLine.lastIndexOf('{"data"')));
     expect(answer.data.articleCollection).toMatchObject({ total: 1, items: [{ system: { title: 'Hello, data' }, author: { name: 'Ada Lovelace' } }] });
+  }, 90_000);
+
+  it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
+    const run = await runBlock('webhooks');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines.slice(0, 2).map((l) => l.replace(/^msg_[A-Za-z0-9]+ /, ''))).toEqual(['entry.created n1 PUBLISHED', 'entry.published n1 PUBLISHED']);
+    expect(lines.slice(-2)).toEqual(['["entry.published","succeeded",1,204]', '["entry.created","succeeded",1,204]']);
   }, 90_000);
 });

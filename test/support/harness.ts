@@ -57,6 +57,8 @@ export interface TestAppOptions {
   workers?: boolean;
   /** Where log lines go (with env LOG_LEVEL); stdout when absent. */
   logDestination?: DestinationStream;
+  /** The Redis key and queue namespace (a worker process of the test's own joins it); random when absent. */
+  namespace?: string;
 }
 
 // chDB opens one data folder per process, so every test app of a test file shares one store
@@ -91,7 +93,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-test-'));
   const adminToken = 'test-admin-' + randomBase62(40);
   const metricsToken = 'test-metrics-' + randomBase62(40);
-  const namespace = 't' + randomBase62(10);
+  const namespace = options.namespace ?? 't' + randomBase62(10);
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     PORT: '0',
@@ -109,6 +111,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     AUTH_FAILURES_BURST: '1000000',
     IMAGE_MISS_MEGAPIXELS_PER_MINUTE: '1000000',
     SEED_DEMO: 'false',
+    // Suites of the production stack share one database, so only the suite that asks for it
+    // dispatches webhook events (into its own queue namespace).
+    WEBHOOK_DISPATCH: 'false',
     ...options.env,
   };
   let s3: TestS3 | undefined;

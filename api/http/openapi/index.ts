@@ -7,6 +7,7 @@ import { ingest } from '../ingest/openapi.js';
 import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
 import { platform } from '../platform/openapi.js';
+import { webhooks } from '../webhooks/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -16,6 +17,7 @@ const fragments: OpenApiFragment[] = [
   content,
   analytics,
   ingest,
+  webhooks,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {

@@ -97,6 +97,52 @@ describe.each(targets)('Db contract: %s', (_name, make) => {
     expect((await db.query<{ n: number }>(texts[599], [5], { prepare: true })).rows).toEqual([{ n: 604 }]);
   });
 
+  it('LISTEN hears a NOTIFY when its transaction commits, never one rolled back', async () => {
+    const channel = `contract_${randomBase62(6).toLowerCase()}`;
+    let heard = 0;
+    const stop = await db.listen(channel, () => heard++);
+    const until = async (n: number) => {
+      for (let i = 0; i < 100 && heard < n; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(1); // the server listener says once when it is connected
+    const before = heard;
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query(`NOTIFY ${channel}`);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await db.transaction(async (tx) => {
+      await tx.query(`NOTIFY ${channel}`);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard).toBe(before); // not before COMMIT
+    });
+    await until(before + 1);
+    expect(heard).toBe(before + 1);
+    await stop();
+    await db.query(`NOTIFY ${channel}`);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(heard).toBe(before + 1);
+  });
+
+  it.runIf(_name === 'postgres')('a LISTEN connection that drops comes back by itself and says so', async () => {
+    const channel = `contract_${randomBase62(6).toLowerCase()}`;
+    let heard = 0;
+    const stop = await db.listen(channel, () => heard++);
+    const until = async (n: number) => {
+      for (let i = 0; i < 100 && heard < n; i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(1);
+    const { rows } = await db.query<{ killed: boolean }>(`SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query = $1`, [`LISTEN ${channel}`]);
+    expect(rows).toEqual([{ killed: true }]);
+    await until(2); // reconnected: one call for what it may have missed
+    expect(heard).toBe(2);
+    await db.query(`NOTIFY ${channel}`);
+    await until(3);
+    expect(heard).toBe(3);
+    await stop();
+  });
+
   it('applies migrations once; a second run applies nothing', async () => {
     const fresh = await make();
     try {

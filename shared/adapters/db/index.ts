@@ -32,7 +32,19 @@ export interface Db extends Queryable {
   /** Statements run so far (tests assert constant query counts with it). */
   readonly stats: { queries: number };
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for each `NOTIFY channel` that commits (Postgres delivers it at COMMIT, never
+   * for a rollback), once when the listener is in place, and once after each reconnection, since
+   * notifications sent while the listener was away are lost. Resolves to the function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** A channel name safe to splice into LISTEN: a plain lowercase identifier. */
+export function checkChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel "${channel}"`);
+  return channel;
 }
 
 export async function createDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>): Promise<Db> {

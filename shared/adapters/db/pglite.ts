@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import type { Db, Queryable, QueryResult } from './index.js';
+import { checkChannel, type Db, type Queryable, type QueryResult } from './index.js';
 
 const NUMERIC = 1700;
 
@@ -45,6 +45,13 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
     transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
     async ping() {
       await pglite.query('SELECT 1');
+    },
+    async listen(channel, onNotify) {
+      const stop = await pglite.listen(checkChannel(channel), () => onNotify());
+      queueMicrotask(onNotify); // as a server listener does once connected
+      return async () => {
+        await stop().catch(() => {}); // closed already: nothing to stop
+      };
     },
     async close() {
       await pglite.close();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz.js';
-import type { Db, Queryable, QueryOptions, QueryResult } from './index.js';
+import { checkChannel, type Db, type Queryable, type QueryOptions, type QueryResult } from './index.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -131,8 +131,57 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
     async ping() {
       await pool.query('SELECT 1');
     },
+    listen: (channel, onNotify) => listenOn(options.url, checkChannel(channel), onNotify),
     async close() {
       await Promise.all([pool.end(), genericPool.end()]);
     },
   };
+}
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other statements). When it
+ * drops, it reconnects every second in the background and calls `onNotify` once back, for what
+ * it may have missed; the first connection is made in the background too, so a listener never
+ * holds up start-up.
+ */
+function listenOn(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const reconnectSoon = () => {
+    if (stopped || retry) return;
+    client?.end().catch(() => {});
+    client = null;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void connect();
+    }, 1000);
+    retry.unref();
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('error', reconnectSoon);
+    c.on('end', reconnectSoon);
+    c.on('notification', (m) => {
+      if (m.channel === channel) onNotify();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch {
+      c.end().catch(() => {});
+      return reconnectSoon();
+    }
+    if (stopped) return void c.end().catch(() => {});
+    client = c;
+    onNotify();
+  };
+  void connect();
+  return Promise.resolve(async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = null;
+    await c?.end().catch(() => {});
+  });
 }

@@ -27,7 +27,8 @@ export type JobResult<N extends JobName> = JobMap[N] extends { result: infer R }
 export interface JobDefinition<N extends JobName> {
   /** The handler this process runs for the job. */
   handler(services: Services): JobHandler<N>;
-  options?: ProcessOptions;
+  /** Static, or read from the services (a concurrency the operator sets). */
+  options?: ProcessOptions | ((services: Services) => ProcessOptions);
   /** Called once after the handler is registered (timers, a first enqueue). */
   start?(services: Services): void;
 }

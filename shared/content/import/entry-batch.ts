@@ -8,6 +8,7 @@ import type { NewEntryRow } from '../entry-row.js';
 import { findExistingEntryIds, insertEdges, insertEntryRows, type EdgeRow } from '../entry-repository.js';
 import type { StoredModel } from '../model-repository.js';
 import { bumpContentVersion } from '../org-versions.js';
+import { recordImportedEntries } from '../../events/record-events.js';
 import { describeIssues, modelOf } from './line-helpers.js';
 import type { ImportState, LineResult } from './types.js';
 
@@ -92,6 +93,7 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
       await deps.db.transaction(async (tx) => {
         const rowIds = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
         await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: rowIds.get(e.sourceId)! }))));
+        await recordImportedEntries(tx, state.orgId, newId(), fresh.map((g) => ({ event: 'created', rowId: rowIds.get(g.c.id)! })));
         await bumpContentVersion(tx, state.orgId);
       });
       for (const g of fresh) results.set(g.c.line, { line: g.c.line, type: 'entry', ok: true, id: g.c.id });
@@ -109,7 +111,7 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
     }
   }
   if (prepared.replacing.length > 0) {
-    const replaced = await putEntries(deps, state.orgId, prepared.replacing.map((c) => ({ id: c.id, input: c.input }))).catch(() => null);
+    const replaced = await putEntries(deps, state.orgId, prepared.replacing.map((c) => ({ id: c.id, input: c.input })), { imported: true }).catch(() => null);
     for (const [i, c] of prepared.replacing.entries()) {
       // The database refused the batch (e.g. a deadlock with another writer): line by line.
       const outcome = replaced?.[i];

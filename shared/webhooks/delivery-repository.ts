@@ -1,0 +1,304 @@
+import type { Db, Queryable } from '../adapters/db/index.js';
+
+/**
+ * All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
+ * subject — is kept by sending only its oldest pending delivery (the head); whoever finishes a
+ * head enqueues the next. Dispatching (which adds to lanes) and finishing (which moves them on)
+ * take one advisory lock, dispatch exclusively and finishing shared, so a delivery added while
+ * its lane's head finishes cannot be left without a job.
+ */
+
+/** The advisory lock key of webhook lanes (the bytes "foliow"). */
+const LANE_LOCK = 0x666f6c696f77;
+
+export interface PendingEvent {
+  id: number;
+  orgId: string;
+  type: string;
+  subject: string;
+  model: string | null;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface Subscriber {
+  orgId: string;
+  id: string;
+  events: string[];
+  models: string[] | null;
+}
+
+export interface NewDelivery {
+  orgId: string;
+  id: string;
+  webhookId: string;
+  eventId: number;
+  eventType: string;
+  lane: string;
+  body: string;
+}
+
+export interface DeliveryKey {
+  orgId: string;
+  id: string;
+}
+
+/** A lock-free look, so that dispatchers woken by a commit another one handled stop here. */
+export async function hasUndispatchedEvents(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL) AS any');
+  return rows[0].any;
+}
+
+/** Locks out finishing deliveries, then reads up to `limit` undispatched events, oldest first. */
+export async function takeUndispatchedEvents(tx: Queryable, limit: number): Promise<PendingEvent[]> {
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [LANE_LOCK]);
+  const { rows } = await tx.query<{ id: number; org_id: string; type: string; subject: string; model: string | null; data: Record<string, unknown>; created_at: Date }>(
+    'SELECT id, org_id, type, subject, model, data, created_at FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1',
+    [limit],
+  );
+  return rows.map((r) => ({ id: r.id, orgId: r.org_id, type: r.type, subject: r.subject, model: r.model, data: r.data, createdAt: r.created_at }));
+}
+
+export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promise<Subscriber[]> {
+  const { rows } = await tx.query<{ org_id: string; id: string; events: string[]; models: string[] | null }>(
+    'SELECT org_id, id, events, models FROM webhooks WHERE enabled AND org_id = ANY($1::text[]) ORDER BY created_at, id',
+    [orgIds],
+  );
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models }));
+}
+
+/** Inserts deliveries in the order given, stamps the events, and returns the new lane heads. */
+export async function insertDeliveries(tx: Queryable, deliveries: NewDelivery[], eventIds: number[]): Promise<DeliveryKey[]> {
+  await tx.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1::bigint[])', [eventIds]);
+  if (deliveries.length === 0) return [];
+  await tx.query(
+    `INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, lane, body)
+     SELECT d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.lane, d.body
+     FROM jsonb_to_recordset($1::jsonb) AS d(org_id text, id text, webhook_id text, event_id bigint, event_type text, lane text, body text, ord int)
+     ORDER BY d.ord`,
+    [JSON.stringify(deliveries.map((d, ord) => ({ org_id: d.orgId, id: d.id, webhook_id: d.webhookId, event_id: d.eventId, event_type: d.eventType, lane: d.lane, body: d.body, ord })))],
+  );
+  const { rows } = await tx.query<{ org_id: string; id: string }>(
+    `SELECT d.org_id, d.id FROM webhook_deliveries d
+     WHERE d.id = ANY($1::text[]) AND NOT EXISTS (
+       SELECT 1 FROM webhook_deliveries p
+       WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
+     ORDER BY d.seq`,
+    [deliveries.map((d) => d.id)],
+  );
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
+}
+
+/** A delivery with what sending it needs. */
+export interface DeliveryToSend {
+  orgId: string;
+  id: string;
+  webhookId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  body: string;
+  nextAttemptAt: Date;
+  url: string;
+  enabled: boolean;
+  secrets: string[];
+  /** Whether an older delivery of its lane is still pending (then it waits its turn). */
+  waiting: boolean;
+  /** The webhook's failures in a row when read (a success resets them only when there are some). */
+  failedInARow: number;
+}
+
+export async function findDeliveryToSend(db: Queryable, key: DeliveryKey): Promise<DeliveryToSend | null> {
+  const { rows } = await db.query<{
+    id: string;
+    webhook_id: string;
+    status: DeliveryToSend['status'];
+    attempts: number;
+    body: string;
+    next_attempt_at: Date;
+    url: string;
+    enabled: boolean;
+    secret: string;
+    previous_secret: string | null;
+    previous_valid: boolean;
+    waiting: boolean;
+    failed_in_a_row: number;
+  }>(
+    `SELECT d.id, d.webhook_id, d.status, d.attempts, d.body, d.next_attempt_at, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row,
+            COALESCE(w.previous_secret_until > now(), false) AS previous_valid,
+            EXISTS (SELECT 1 FROM webhook_deliveries p
+                    WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq) AS waiting
+     FROM webhook_deliveries d JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id
+     WHERE d.org_id = $1 AND d.id = $2`,
+    [key.orgId, key.id],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    orgId: key.orgId,
+    id: r.id,
+    webhookId: r.webhook_id,
+    status: r.status,
+    attempts: r.attempts,
+    body: r.body,
+    nextAttemptAt: r.next_attempt_at,
+    url: r.url,
+    enabled: r.enabled,
+    secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
+    waiting: r.waiting,
+    failedInARow: r.failed_in_a_row,
+  };
+}
+
+export interface AttemptRecord {
+  statusCode: number | null;
+  durationMs: number | null;
+  error: string | null;
+  excerpt: string | null;
+  /** `pending` with a retry time, or final. */
+  outcome: { status: 'pending'; retryAt: Date } | { status: 'succeeded' | 'failed' };
+  /** Whether this attempt counts as one (a delivery skipped because its webhook is off does not). */
+  counted: boolean;
+}
+
+/**
+ * Records an attempt (one round trip through `folio_finish_attempt` in the common case). A final
+ * outcome updates the webhook's failures in a row (disabling it at `disableAfter`, saying why)
+ * and returns the next delivery of the lane to enqueue, if any.
+ */
+export async function recordAttempt(
+  db: Db,
+  d: DeliveryToSend,
+  a: AttemptRecord,
+  disableAfter: number,
+): Promise<{ next: (DeliveryKey & { attempts: number }) | null; disabled: boolean }> {
+  const failed = a.counted && a.outcome.status === 'failed';
+  const resetFailures = a.counted && a.outcome.status === 'succeeded' && d.failedInARow > 0;
+  const finish = async (q: Queryable) => {
+    const { rows } = await q.query<{ next_id: string; next_attempts: number }>(
+      'SELECT next_id, next_attempts FROM folio_finish_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+      [LANE_LOCK, d.orgId, d.id, a.outcome.status, a.counted ? 1 : 0, a.statusCode, a.durationMs, a.error, a.excerpt, a.outcome.status === 'pending' ? a.outcome.retryAt : null],
+    );
+    return rows[0] ? { orgId: d.orgId, id: rows[0].next_id, attempts: rows[0].next_attempts } : null;
+  };
+  if (!failed && !resetFailures) return { next: await finish(db), disabled: false };
+  return db.transaction(async (tx) => {
+    const next = await finish(tx);
+    if (resetFailures) {
+      await tx.query('UPDATE webhooks SET failed_in_a_row = 0 WHERE org_id = $1 AND id = $2', [d.orgId, d.webhookId]);
+      return { next, disabled: false };
+    }
+    const { rows } = await tx.query<{ disabled_now: boolean }>(
+      `UPDATE webhooks SET failed_in_a_row = failed_in_a_row + 1,
+         enabled = enabled AND failed_in_a_row + 1 < $3,
+         disabled_reason = CASE WHEN enabled AND failed_in_a_row + 1 >= $3
+           THEN $3 || ' deliveries in a row failed every attempt; the last: ' || $4 || ' (delivery ' || $5 || ', ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ')'
+           ELSE disabled_reason END,
+         updated_at = now()
+       WHERE org_id = $1 AND id = $2 RETURNING NOT enabled AND failed_in_a_row = $3 AS disabled_now`,
+      [d.orgId, d.webhookId, disableAfter, a.error ?? 'failed', d.id],
+    );
+    return { next, disabled: rows[0]?.disabled_now === true };
+  });
+}
+
+/**
+ * Lane heads whose time came more than `graceMs` ago (a negative grace reaches into the future:
+ * every head), oldest first: the deliveries whose job may have been lost.
+ */
+export async function findOverdueHeads(db: Queryable, graceMs: number, limit: number): Promise<(DeliveryKey & { attempts: number; nextAttemptAt: Date })[]> {
+  const { rows } = await db.query<{ org_id: string; id: string; attempts: number; next_attempt_at: Date }>(
+    `SELECT d.org_id, d.id, d.attempts, d.next_attempt_at FROM webhook_deliveries d
+     WHERE d.status = 'pending' AND d.next_attempt_at < now() - make_interval(secs => $1::double precision / 1000)
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+                       WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
+     ORDER BY d.next_attempt_at LIMIT $2`,
+    [graceMs, limit],
+  );
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id, attempts: r.attempts, nextAttemptAt: r.next_attempt_at }));
+}
+
+/** Forgets dispatched events after `eventDays` and finished deliveries after `deliveryDays`. */
+export async function pruneWebhookHistory(db: Queryable, eventDays: number, deliveryDays: number): Promise<void> {
+  await db.query(`DELETE FROM events WHERE dispatched_at < now() - make_interval(days => $1)`, [eventDays]);
+  await db.query(`DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - make_interval(days => $1)`, [deliveryDays]);
+}
+
+/** A delivery as the log shows it. */
+export interface DeliveryRecord {
+  id: string;
+  eventId: number;
+  eventType: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+  responseExcerpt: string | null;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  event_id: number;
+  event_type: string;
+  status: DeliveryRecord['status'];
+  attempts: number;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  response_excerpt: string | null;
+  next_attempt_at: Date;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+const DELIVERY_COLUMNS =
+  'id, event_id, event_type, status, attempts, last_status_code, last_duration_ms, last_error, response_excerpt, next_attempt_at, created_at, finished_at';
+
+const toDelivery = (r: DeliveryRow): DeliveryRecord => ({
+  id: r.id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status,
+  attempts: r.attempts,
+  lastStatusCode: r.last_status_code,
+  lastDurationMs: r.last_duration_ms,
+  lastError: r.last_error,
+  responseExcerpt: r.response_excerpt,
+  nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+  createdAt: r.created_at,
+  finishedAt: r.finished_at,
+});
+
+/** The webhook's deliveries, newest first. */
+export async function listDeliveries(db: Queryable, orgId: string, webhookId: string, page: { offset: number; limit: number }) {
+  const [items, total] = await Promise.all([
+    db.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`, [
+      orgId,
+      webhookId,
+      page.limit,
+      page.offset,
+    ]),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1 AND webhook_id = $2', [orgId, webhookId]),
+  ]);
+  return { items: items.rows.map(toDelivery), total: total.rows[0].n };
+}
+
+/**
+ * Sends a delivery again, with its id and body: back to pending, due now, its attempts counted
+ * afresh. Returns it, and whether it heads its lane (to enqueue now) — null when there is none.
+ */
+export async function resetDelivery(tx: Queryable, orgId: string, webhookId: string, id: string): Promise<{ delivery: DeliveryRecord; head: boolean } | null> {
+  await tx.query('SELECT pg_advisory_xact_lock_shared($1::bigint)', [LANE_LOCK]);
+  const { rows } = await tx.query<DeliveryRow & { waiting: boolean }>(
+    `UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL
+     WHERE d.org_id = $1 AND d.webhook_id = $2 AND d.id = $3
+     RETURNING ${DELIVERY_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')},
+       EXISTS (SELECT 1 FROM webhook_deliveries p
+               WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq) AS waiting`,
+    [orgId, webhookId, id],
+  );
+  return rows[0] ? { delivery: toDelivery(rows[0]), head: !rows[0].waiting } : null;
+}

@@ -1,0 +1,56 @@
+import type { Queryable } from '../adapters/db/index.js';
+import { matchesEvent } from '../events/event-types.js';
+import { newId } from '../ids.js';
+import type { Services } from '../services.js';
+import { enqueueDeliveries } from './deliver.js';
+import { enabledSubscribers, hasUndispatchedEvents, insertDeliveries, takeUndispatchedEvents, type DeliveryKey, type NewDelivery, type PendingEvent, type Subscriber } from './delivery-repository.js';
+
+/** Events turned into deliveries per transaction. */
+const BATCH = 500;
+
+/**
+ * Turns every undispatched event into one delivery per matching enabled webhook of its org, and
+ * enqueues the deliveries that head their lane. Safe to run anywhere at any time: dispatchers
+ * take turns on a lock, and an event is dispatched once. Returns the number of events handled.
+ */
+export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'queue' | 'logger'>): Promise<number> {
+  let handled = 0;
+  if (!(await hasUndispatchedEvents(services.db))) return 0;
+  for (;;) {
+    const { heads, count } = await services.db.transaction((tx) => dispatchBatch(tx));
+    handled += count;
+    await enqueueDeliveries(services, heads.map((h) => ({ ...h, attempts: 0 })));
+    if (count < BATCH) return handled;
+  }
+}
+
+async function dispatchBatch(tx: Queryable): Promise<{ heads: DeliveryKey[]; count: number }> {
+  const events = await takeUndispatchedEvents(tx, BATCH);
+  if (events.length === 0) return { heads: [], count: 0 };
+  const subscribers = await enabledSubscribers(tx, [...new Set(events.map((e) => e.orgId))]);
+  const deliveries: NewDelivery[] = [];
+  for (const event of events) {
+    for (const s of subscribers) {
+      if (s.orgId === event.orgId && wants(s, event)) deliveries.push(deliveryOf(event, s));
+    }
+  }
+  const heads = await insertDeliveries(tx, deliveries, events.map((e) => e.id));
+  return { heads, count: events.length };
+}
+
+/** A model filter narrows entry and model events; events of no model (assets, lists…) pass it. */
+const wants = (s: Subscriber, e: PendingEvent): boolean =>
+  matchesEvent(s.events, e.type) && (s.models === null || e.model === null || s.models.includes(e.model));
+
+/** The body is fixed here, once: every attempt sends the same bytes under the same id. */
+function deliveryOf(event: PendingEvent, s: Subscriber): NewDelivery {
+  return {
+    orgId: event.orgId,
+    id: `msg_${newId()}`,
+    webhookId: s.id,
+    eventId: event.id,
+    eventType: event.type,
+    lane: event.subject,
+    body: JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data }),
+  };
+}

@@ -1,0 +1,99 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import type { SignedHeaders } from './signing.js';
+import { guardedLookup, refusedAddress, TargetRefused } from './target-guard.js';
+
+/** What one attempt came to, as the delivery log shows it. */
+export interface AttemptOutcome {
+  ok: boolean;
+  /** The receiver's status; null when none came (refused, unreachable, timed out). */
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  /** The start of the response body (the rest is not read). */
+  excerpt: string | null;
+}
+
+export interface WebhookSender {
+  send(url: string, headers: SignedHeaders, body: string): Promise<AttemptOutcome>;
+  close(): void;
+}
+
+/** Bytes of a response read at most; the excerpt keeps the first 256 characters of them. */
+const READ_LIMIT = 4096;
+const EXCERPT_CHARS = 256;
+
+/**
+ * POSTs deliveries over keep-alive connections (one pool per process, made in Services). Every
+ * new connection goes through the guarded lookup; a literal address is checked before the request.
+ * A 2xx is success; anything else — a redirect (not followed), another status, no answer within
+ * `timeoutMs` from the first byte sent to the last one read — is a failure to retry.
+ */
+export function createWebhookSender(options: { timeoutMs: number; allowPrivateTargets: boolean }): WebhookSender {
+  const lookup = guardedLookup(options.allowPrivateTargets);
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 256, lookup } as http.AgentOptions),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 256, lookup } as https.AgentOptions),
+  };
+
+  return {
+    send(rawUrl, headers, body) {
+      const started = performance.now();
+      const done = (partial: Omit<AttemptOutcome, 'durationMs'>): AttemptOutcome => ({ ...partial, durationMs: Math.round(performance.now() - started) });
+      const url = new URL(rawUrl);
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const refused = isIP(host) && !options.allowPrivateTargets ? refusedAddress(host) : null;
+      if (refused) return Promise.resolve(done({ ok: false, statusCode: null, error: `target refused: ${refused}`, excerpt: null }));
+      const transport = url.protocol === 'https:' ? https : http;
+      return new Promise<AttemptOutcome>((resolve) => {
+        let settled = false;
+        const finish = (o: Omit<AttemptOutcome, 'durationMs'>) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(done(o));
+        };
+        const req = transport.request(url, {
+          method: 'POST',
+          agent: agents[url.protocol as 'http:' | 'https:'],
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Folio-Webhooks/1' },
+        });
+        const timer = setTimeout(() => {
+          finish({ ok: false, statusCode: null, error: `no complete answer within ${options.timeoutMs} ms`, excerpt: null });
+          req.destroy();
+        }, options.timeoutMs);
+        req.on('error', (err) => {
+          const error = err instanceof TargetRefused ? `target refused: ${err.message}` : `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`;
+          finish({ ok: false, statusCode: null, error, excerpt: null });
+        });
+        req.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          let read = 0;
+          const conclude = () => {
+            const status = res.statusCode ?? 0;
+            const excerpt = Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS) || null;
+            const ok = status >= 200 && status < 300;
+            const error = ok ? null : status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+            finish({ ok, statusCode: status, error, excerpt });
+          };
+          res.on('data', (chunk: Buffer) => {
+            if (read < READ_LIMIT) chunks.push(chunk.subarray(0, READ_LIMIT - read));
+            read += chunk.length;
+            if (read >= READ_LIMIT) {
+              conclude();
+              res.destroy();
+            }
+          });
+          res.on('end', conclude);
+          res.on('error', conclude);
+        });
+        req.end(body);
+      });
+    },
+    close() {
+      agents['http:'].destroy();
+      agents['https:'].destroy();
+    },
+  };
+}
