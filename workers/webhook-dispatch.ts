@@ -26,7 +26,7 @@ const SWEEP_BATCH = 2000;
 /** Dispatched events and finished deliveries are kept this long (the delivery log's reach). */
 const EVENT_DAYS = 7;
 const DELIVERY_DAYS = 30;
-const PRUNE_EVERY_TICKS = 720; // hourly
+const PRUNE_EVERY_MS = 3600_000;
 /** A grace reaching this far ahead takes every pending head (retries wait at most a week). */
 const EVERY_HEAD_MS = 8 * 86_400_000;
 
@@ -70,16 +70,22 @@ function coalesced(task: () => Promise<unknown>, onError: (err: unknown) => void
  * down queue or a killed process left behind.
  */
 export const webhookDispatchJob: JobDefinition<'webhook-dispatch'> = {
-  handler: (services) => async () => {
-    try {
-      const dispatched = await dispatchPendingEvents(services);
-      const waiting = (await services.queue.counts(['webhook-deliver']))['webhook-deliver']?.waiting ?? 0;
-      const requeued = waiting < SWEEP_WHILE_WAITING_BELOW ? await requeueLostDeliveries(services, LOST_AFTER_MS) : 0;
-      if (Math.floor(Date.now() / TICK_MS) % PRUNE_EVERY_TICKS === 0) await pruneWebhookHistory(services.db, EVENT_DAYS, DELIVERY_DAYS);
-      return { dispatched, requeued };
-    } finally {
-      enqueueNextTick(services);
-    }
+  handler: (services) => {
+    let prunedAt = 0; // this process's last pruning (every process prunes hourly; twice is harmless)
+    return async () => {
+      try {
+        const dispatched = await dispatchPendingEvents(services);
+        const waiting = (await services.queue.counts(['webhook-deliver']))['webhook-deliver']?.waiting ?? 0;
+        const requeued = waiting < SWEEP_WHILE_WAITING_BELOW ? await requeueLostDeliveries(services, LOST_AFTER_MS) : 0;
+        if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          await pruneWebhookHistory(services.db, EVENT_DAYS, DELIVERY_DAYS);
+        }
+        return { dispatched, requeued };
+      } finally {
+        enqueueNextTick(services);
+      }
+    };
   },
   start: (services) => {
     if (!services.config.webhooks.dispatch) return;

@@ -44,6 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const progress = (line: string) => process.stderr.write(`  … ${line}\n`);
 
+let benchOrgId: string | undefined;
 const app = await startTestApp({
   // the product's pool size (the test harness's default of 4 is for many apps side by side)
   env: { WEBHOOK_DISPATCH: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CONCURRENCY: String(concurrency), DATABASE_POOL_SIZE: '16', LOG_LEVEL: 'warn' },
@@ -51,6 +52,7 @@ const app = await startTestApp({
 try {
   console.log(`bench:webhooks — ${app.services.db.kind} + ${app.services.queue.kind}, receiver in its own process, ${concurrency} deliveries in flight`);
   const org = await app.createOrg('bench');
+  benchOrgId = org.orgId;
   const m = (p: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
     app.json(`/management/v1${p}`, { token: org.manageToken, method, body });
   const site = (await m('/sites', { name: 'Web' })).body.result.id as string;
@@ -158,6 +160,8 @@ try {
   console.log(`Folio / limit:       ${((folioRate / limitRate) * 100).toFixed(0)} %  (target ≥ 50 %)`);
   console.log(`queue alone:         ${Math.round(queueRate).toLocaleString('en')} no-op jobs/s (${app.services.queue.kind}; one job per delivery attempt) — Folio reaches ${((folioRate / queueRate) * 100).toFixed(0)} % of it`);
 } finally {
+  // its webhooks, deliveries and events go with it: a later run must not inherit pending work
+  if (benchOrgId && process.env.BENCH_KEEP !== '1') await app.services.db.query('DELETE FROM organizations WHERE id = $1', [benchOrgId]);
   await app.close();
   receiver.disconnect();
 }
