@@ -109,7 +109,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (!params) return handOver(req, res, body);
     let tenant: ResolvedTenant;
     try {
-      tenant = await resolveTenant(deps, req.headers.authorization, requestId, deps.services.clientAddress(req));
+      tenant = await resolveTenant(deps, req.headers.authorization, requestId, deps.services.clientAddress(req), { origin: req.headers.origin, host: req.headers.host });
     } catch (err) {
       // refused or failed: yoga answers (or masks) it, without a second attempt that would count
       // a second failed authentication

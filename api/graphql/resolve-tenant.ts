@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
+import type { CallerOrigin } from '../../shared/tenancy/allowed-origins.js';
 import { admitToken, bearerTokenOf } from '../../shared/tenancy/authenticate.js';
 import type { RequestState } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -36,13 +37,15 @@ export async function resolveTenant(
   authorization: string | undefined,
   requestId: string,
   client?: string,
+  caller?: CallerOrigin,
 ): Promise<ResolvedTenant> {
   const { services, cache } = deps;
   let admitted;
   try {
-    admitted = await admitToken(services, bearerTokenOf(authorization), client);
+    admitted = await admitToken(services, bearerTokenOf(authorization), client, caller);
   } catch (err) {
     if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
+    if (isAppError(err) && err.code === 'FORBIDDEN') throw authError('FORBIDDEN', err.message);
     if (isAppError(err) && err.code === 'RATE_LIMITED') throw rateLimitedError(err.message, err.retryAfter ?? 1, err.headers);
     throw err;
   }

@@ -39,7 +39,10 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           try {
             if (context.tenantError !== undefined) throw context.tenantError;
             const client = context.req ? services.clientAddress(context.req as IncomingMessage) : undefined;
-            const resolved = context.tenant ?? (await resolveTenant(deps, request.headers.get('authorization') ?? undefined, requestId, client));
+            const resolved = context.tenant ?? (await resolveTenant(deps, request.headers.get('authorization') ?? undefined, requestId, client, {
+                origin: request.headers.get('origin') ?? undefined,
+                host: request.headers.get('host') ?? undefined,
+              }));
             rateHeadersOf.set(request, resolved.rateHeaders);
             states.set(request, resolved.state);
           } catch (err) {

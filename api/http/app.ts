@@ -1,6 +1,7 @@
 import express, { type Application } from 'express';
 import type { Services } from '../../shared/services.js';
 import { accessLog } from './access-log.js';
+import { readApiCors } from './cors.js';
 import { createAuthenticator } from './auth.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { jsonBody } from './json-body.js';
@@ -22,6 +23,7 @@ export function createApp(services: Services): Application {
 
   app.use(requestId);
   app.use(accessLog(services));
+  app.use('/api/v1', readApiCors);
 
   for (const router of rawBodyRoutes(services)) app.use(router);
   app.use(jsonBody(services.config.limits.bodyBytes));

@@ -19,7 +19,7 @@ export function createAuthenticator(services: Services) {
       // passport-http-bearer also reads `access_token` from the query string and the body; only
       // the (normalized) header may carry a token, whatever else the request holds.
       if (req.headers.authorization !== `Bearer ${token}`) return done(invalidToken('Send the token in the Authorization header as "Bearer <token>".'));
-      admitToken(services, token, services.clientAddress(req)).then(
+      admitToken(services, token, services.clientAddress(req), { origin: req.headers.origin, host: req.headers.host }).then(
         (admitted) => done(null, admitted),
         (err: unknown) => done(err),
       );

@@ -8,6 +8,7 @@ import { imageHandler } from './img/image-routes.js';
 import { imageMemoryHits } from './img/memory-hits.js';
 import { IMG } from '../../shared/assets/verified-image-paths.js';
 import { writeError } from './error-handler.js';
+import { applyCors } from './cors.js';
 import { assignRequestId } from './request-context.js';
 
 /** `/graphql`, `/graphql?…` and `/graphql/…` (yoga answers 404 for the last). */
@@ -30,6 +31,7 @@ export function frontDoor(services: Services, app: Application, graphqlServer: G
     const url = req.url ?? '/';
     if (isGraphql(url)) {
       recordRequest(services, identified, res, () => '/graphql');
+      if (applyCors(req, res, 'GET, POST, OPTIONS')) return;
       graphql(req, res);
       return;
     }

@@ -10,6 +10,7 @@ import { embedRoutes } from './embed/index.js';
 import { fileRoutes } from './files/index.js';
 import { imageRoutes } from './img/index.js';
 import { outputGroupRoutes } from './output-groups/index.js';
+import { allowedOriginRoutes } from './platform/allowed-origins.js';
 import { healthRoutes } from './platform/health.js';
 import { indexRoutes } from './platform/index-page.js';
 import { organizationRoutes } from './platform/organizations.js';
@@ -44,6 +45,7 @@ export function jsonRoutes(services: Services): Router[] {
   return [
     organizationRoutes(services),
     tokenRoutes(services),
+    allowedOriginRoutes(services),
     siteRoutes(services),
     projectRoutes(services),
     outputGroupRoutes(services),

@@ -3,6 +3,7 @@ import type { EventBus } from '../adapters/bus/index.js';
 import type { Db } from '../adapters/db/index.js';
 import { invalidToken, isAppError, rateLimited, unauthenticated, type AppError } from '../errors/index.js';
 import { rateLimitHeaders, type BucketOptions, type RateLimiter } from '../adapters/rate-limit/index.js';
+import { checkCallerOrigin, type CallerOrigin } from './allowed-origins.js';
 import type { TokenIdentity } from './context.js';
 import { checkTokenFormat, hashToken } from './token-format.js';
 import { findActiveToken } from './token-repository.js';
@@ -104,12 +105,19 @@ export interface Admitted {
 
 /**
  * The one authentication path of REST and GraphQL: verifies `token` (format and checksum, lookup,
- * cache, the failed-attempt limit of `client`, the caller's address), then takes one unit of the
- * token's rate limit. Throws a 401 AppError, or a 429 with Retry-After — carrying the
- * `RateLimit-*` headers when the token's own limit ran out.
+ * cache, the failed-attempt limit of `client`, the caller's address), checks the page it comes
+ * from against the org's allowed origins, then takes one unit of the token's rate limit. Throws a
+ * 401 or 403 AppError, or a 429 with Retry-After — carrying the `RateLimit-*` headers when the
+ * token's own limit ran out.
  */
-export async function admitToken(services: { auth: TokenVerifier; rateLimiter: RateLimiter }, token: string, client?: string): Promise<Admitted> {
+export async function admitToken(
+  services: { auth: TokenVerifier; rateLimiter: RateLimiter },
+  token: string,
+  client?: string,
+  caller?: CallerOrigin,
+): Promise<Admitted> {
   const identity = await services.auth.verify(token, client);
+  checkCallerOrigin(identity, caller);
   const rate = await services.rateLimiter.consume(identity.tokenId);
   const rateHeaders = rateLimitHeaders(rate);
   if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds, undefined, rateHeaders);

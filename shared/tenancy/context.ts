@@ -6,6 +6,8 @@ export interface TokenIdentity {
   orgSlug: string;
   tokenId: string;
   scopes: Scope[];
+  /** The organization's allowed web origins (CORS), or null for any. */
+  allowedOrigins: string[] | null;
 }
 
 export interface TenantContext extends TokenIdentity {

@@ -51,3 +51,13 @@ export async function listOrganizations(db: Queryable, page: { offset: number; l
   ]);
   return { items: items.rows.map(toOrganization), total: total.rows[0].n };
 }
+
+/** The organization's allowed web origins (CORS), or null for any; null too for an unknown org. */
+export async function findAllowedOrigins(db: Queryable, orgId: string): Promise<string[] | null> {
+  const { rows } = await db.query<{ allowed_origins: string[] | null }>('SELECT allowed_origins FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.allowed_origins ?? null;
+}
+
+export async function updateAllowedOrigins(db: Queryable, orgId: string, origins: string[] | null): Promise<void> {
+  await db.query('UPDATE organizations SET allowed_origins = $2 WHERE id = $1', [orgId, origins]);
+}

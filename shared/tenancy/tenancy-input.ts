@@ -35,3 +35,31 @@ export const distributionInputSchema = z.object({
   name: z.string().trim().min(1).max(200),
   hostnames: z.array(hostname).max(100).default([]),
 });
+
+/** A web origin as browsers send it: http(s), a host, an optional port — no path, query or credentials. */
+const webOrigin = z
+  .string()
+  .trim()
+  .max(300)
+  .transform((raw, ctx) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: `"${raw}" is not an origin such as https://www.example.com or http://localhost:5173` });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/** `PUT /management/v1/allowed-origins`: a list (pages elsewhere are refused), or null for any origin. */
+export const allowedOriginsInputSchema = z.strictObject({
+  allowedOrigins: z
+    .array(webOrigin)
+    .max(100, 'at most 100 origins')
+    .nullable()
+    .transform((list) => (list === null ? null : [...new Set(list)])),
+});

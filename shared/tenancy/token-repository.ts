@@ -73,14 +73,15 @@ export interface ActiveToken {
   orgId: string;
   orgSlug: string;
   scopes: Scope[];
+  allowedOrigins: string[] | null;
 }
 
 export async function findActiveToken(db: Queryable, hash: Buffer): Promise<ActiveToken | null> {
-  const { rows } = await db.query<{ id: string; org_id: string; slug: string; scopes: Scope[] }>(
-    `SELECT t.id, t.org_id, o.slug, t.scopes FROM tokens t JOIN organizations o ON o.id = t.org_id
+  const { rows } = await db.query<{ id: string; org_id: string; slug: string; scopes: Scope[]; allowed_origins: string[] | null }>(
+    `SELECT t.id, t.org_id, o.slug, t.scopes, o.allowed_origins FROM tokens t JOIN organizations o ON o.id = t.org_id
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
   );
   const r = rows[0];
-  return r ? { tokenId: r.id, orgId: r.org_id, orgSlug: r.slug, scopes: r.scopes } : null;
+  return r ? { tokenId: r.id, orgId: r.org_id, orgSlug: r.slug, scopes: r.scopes, allowedOrigins: r.allowed_origins } : null;
 }

@@ -9,6 +9,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /management/v1/tokens': 'createToken',
   'GET /management/v1/tokens': 'listTokens',
   'DELETE /management/v1/tokens/{id}': 'revokeToken',
+  'GET /management/v1/allowed-origins': 'getAllowedOrigins',
+  'PUT /management/v1/allowed-origins': 'putAllowedOrigins',
   'POST /management/v1/sites': 'createSite',
   'GET /management/v1/sites': 'listSites',
   'POST /management/v1/projects': 'createProject',

@@ -1,4 +1,4 @@
-import { distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { allowedOriginsInputSchema, distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { SCOPES } from '../../../shared/tenancy/scopes.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
@@ -26,6 +26,10 @@ export const platform: OpenApiFragment = {
       },
     },
     CreatedToken: { allOf: [ref('Token'), { type: 'object', properties: { token: { type: 'string', description: 'folio_… — shown once' } } }] },
+    AllowedOrigins: {
+      type: 'object',
+      properties: { allowedOrigins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Origins such as https://www.example.com; null: any origin' } },
+    },
     Site: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: ['string', 'null'] }, createdAt: { type: 'string', format: 'date-time' } } },
     Project: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } } },
     Distribution: {
@@ -60,6 +64,20 @@ export const platform: OpenApiFragment = {
     },
     '/management/v1/tokens/{id}': {
       delete: { summary: 'Revoke a token (effective at once on this instance, within 5 s everywhere)', tags: ['management'], 'x-scope': 'manage', parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
+    },
+    '/management/v1/allowed-origins': {
+      get: {
+        summary: "The web origins whose pages may call Folio with this organization's tokens (null: any)",
+        tags: ['management'], 'x-scope': 'manage',
+        responses: { 200: ok200(ref('AllowedOrigins')), ...pick(401, 403, 429) },
+      },
+      put: {
+        summary: 'Set the allowed origins (CORS): a page elsewhere gets 403; null accepts any origin',
+        description: 'Requests without an Origin header (servers) are not affected. Applied by every instance within 5 seconds.',
+        tags: ['management'], 'x-scope': 'manage',
+        requestBody: zodBody(allowedOriginsInputSchema),
+        responses: { 200: ok200(ref('AllowedOrigins')), ...pick(400, 401, 403, 413, 429) },
+      },
     },
     '/management/v1/sites': {
       post: {

@@ -1,0 +1,2 @@
+-- The web origins whose pages may call Folio with this organization's tokens (CORS); NULL: any.
+ALTER TABLE organizations ADD COLUMN allowed_origins text[];

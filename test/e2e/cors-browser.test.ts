@@ -1,0 +1,78 @@
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+
+/**
+ * A web page on another origin calls Folio from a real browser (Debian's Chromium through
+ * playwright-core): the browser sends its preflight and checks the answers' CORS headers itself.
+ * The page is served by a server of the test on its own port; `127.0.0.1` and `localhost` on
+ * that port are two origins. `.ci/run` installs /usr/bin/chromium; without it this file is skipped.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`cors-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+
+describe.skipIf(!hasChromium)('a page on another origin, in Chromium', () => {
+  let app: TestApp;
+  let open: TestOrg;
+  let restricted: TestOrg;
+  let browser: Browser;
+  let pages: http.Server;
+  let pagePort: number;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    [open, restricted] = await Promise.all([app.createOrg(), app.createOrg()]);
+    pages = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>shop</title><p>a web shop'));
+    pages.listen(0, '127.0.0.1');
+    await once(pages, 'listening');
+    pagePort = (pages.address() as AddressInfo).port;
+    await app.json('/management/v1/allowed-origins', { method: 'PUT', token: restricted.manageToken, body: { allowedOrigins: [`http://127.0.0.1:${pagePort}`] } });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    pages?.close();
+    await app?.close();
+  });
+
+  /** Runs a GraphQL POST from a page at `pageOrigin` with `token`; what the page's script sees. */
+  async function fromPage(pageOrigin: string, token: string) {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${pageOrigin}/`);
+      return await page.evaluate(
+        async ({ url, token }) => {
+          try {
+            const res = await fetch(`${url}/graphql`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ query: '{ __typename }' }),
+            });
+            return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { extensions: { code: string } }[] }, remaining: res.headers.get('ratelimit-remaining') };
+          } catch (err) {
+            return { blocked: String(err) };
+          }
+        },
+        { url: app.baseUrl, token },
+      );
+    } finally {
+      await page.close();
+    }
+  }
+
+  it('a delivery token works from any origin; a restricted org refuses an origin outside its list', async () => {
+    const [openToken, restrictedToken] = await Promise.all([app.createToken(open.manageToken, ['delivery']), app.createToken(restricted.manageToken, ['delivery'])]);
+    const anywhere = await fromPage(`http://localhost:${pagePort}`, openToken);
+    expect(anywhere).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+    expect(Number((anywhere as { remaining: string }).remaining)).toBeGreaterThan(0); // an exposed header
+
+    expect(await fromPage(`http://127.0.0.1:${pagePort}`, restrictedToken)).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+    // the refusal is readable by the page: 403 in GraphQL's shape
+    expect(await fromPage(`http://localhost:${pagePort}`, restrictedToken)).toMatchObject({ status: 403, body: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } });
+  });
+});
