@@ -2,7 +2,7 @@ import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
 import type { Services } from '../shared/services.js';
 import { enqueueDeliveries } from '../shared/webhooks/deliver.js';
 import { dispatchPendingEvents } from '../shared/webhooks/dispatch.js';
-import { findOverdueHeads, pruneWebhookHistory } from '../shared/webhooks/delivery-repository.js';
+import { findOverdueHeads, pruneWebhookHistory, releaseClaims } from '../shared/webhooks/delivery-repository.js';
 
 declare module '../shared/adapters/queue/jobs.js' {
   interface JobMap {
@@ -17,8 +17,9 @@ declare module '../shared/adapters/queue/jobs.js' {
 const TICK_MS = 5000;
 /**
  * The tick queues again the pending deliveries this long past their time — lost with a process,
- * or left out by a full queue. One that still has its job joins it, so the only cost of a short
- * grace is a lookup; the tick skips this while the queue is busy (its jobs will run anyway).
+ * or left out by a full queue. One that still has its job joins it, and a job for an attempt
+ * another worker has claimed does nothing, so the only cost of a short grace is a lookup; the
+ * tick skips this while the queue is busy (its jobs will run anyway).
  */
 const LOST_AFTER_MS = 5000;
 const SWEEP_WHILE_WAITING_BELOW = 1000;
@@ -95,9 +96,13 @@ export const webhookDispatchJob: JobDefinition<'webhook-dispatch'> = {
     );
     services.eventFeed.onCommitted(dispatch);
     // An in-process queue died with the process that held it: every pending delivery's job is
-    // gone, so a restart queues them all again at once (each at its time) instead of after the grace.
+    // gone, so a restart queues them all again at once (each at its time) instead of after the
+    // grace. Embedded, this process is the only one, so the claims of the one before are void.
     if (services.queue.kind === 'in-process') {
-      requeueLostDeliveries(services, -EVERY_HEAD_MS).catch((err: unknown) => services.logger.warn({ err }, 'pending webhook deliveries not queued at start; the tick retries'));
+      (async () => {
+        if (services.db.kind === 'pglite') await releaseClaims(services.db);
+        await requeueLostDeliveries(services, -EVERY_HEAD_MS);
+      })().catch((err: unknown) => services.logger.warn({ err }, 'pending webhook deliveries not queued at start; the tick retries'));
     }
     enqueueNextTick(services);
   },

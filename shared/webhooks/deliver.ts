@@ -1,5 +1,5 @@
 import type { Services } from '../services.js';
-import { findDeliveryToSend, recordAttempt, type AttemptRecord, type DeliveryKey } from './delivery-repository.js';
+import { claimDelivery, recordAttempt, type AttemptRecord, type DeliveryKey } from './delivery-repository.js';
 import { signDelivery } from './signing.js';
 
 export type DeliveryResult = 'succeeded' | 'retrying' | 'failed' | 'skipped';
@@ -41,20 +41,21 @@ export async function enqueueDeliveries(services: Pick<Services, 'queue' | 'logg
   return items.length;
 }
 
-/** A job early by more than this is not the one due (another job holds the retry). */
-const EARLY_SLACK_MS = 1000;
+/** A claim outlives the attempt's timeout by this much (recording it included). */
+const CLAIM_MARGIN_MS = 5000;
 
 /**
- * Makes one attempt of a delivery, if it is still pending, due and at the head of its lane:
- * signs it for this attempt's time, POSTs it, records the outcome and queues what follows — the
- * retry after the schedule's next delay, or the lane's next delivery once this one is final.
- * The outcome is recorded only after the receiver answered, so a worker killed mid-attempt
- * leaves the delivery pending and its job is taken up again (at least once, same webhook-id).
+ * Makes one attempt of a delivery, if it can claim it (pending, due, at the head of its lane,
+ * not claimed by another worker): signs it for this attempt's time, POSTs it, records the
+ * outcome and queues what follows — the retry after the schedule's next delay, or the lane's next
+ * delivery once this one is final. The outcome is recorded only after the receiver answered, so
+ * a worker killed mid-attempt leaves the delivery pending and claimed; once the claim runs out,
+ * its job taken over or the tick's re-queue sends it again (at least once, same webhook-id).
  */
 export async function deliverOnce(services: Services, key: DeliveryKey): Promise<DeliveryResult> {
   const { db, config, logger } = services;
-  const d = await findDeliveryToSend(db, key);
-  if (!d || d.status !== 'pending' || d.waiting || d.nextAttemptAt.getTime() > Date.now() + EARLY_SLACK_MS) return 'skipped';
+  const d = await claimDelivery(db, key, config.webhooks.timeoutMs + CLAIM_MARGIN_MS);
+  if (!d) return 'skipped';
 
   let record: AttemptRecord;
   if (!d.enabled) {

@@ -94,57 +94,55 @@ export interface DeliveryToSend {
   orgId: string;
   id: string;
   webhookId: string;
-  status: 'pending' | 'succeeded' | 'failed';
   attempts: number;
   body: string;
-  nextAttemptAt: Date;
   url: string;
   enabled: boolean;
   secrets: string[];
-  /** Whether an older delivery of its lane is still pending (then it waits its turn). */
-  waiting: boolean;
   /** The webhook's failures in a row when read (a success resets them only when there are some). */
   failedInARow: number;
 }
 
-export async function findDeliveryToSend(db: Queryable, key: DeliveryKey): Promise<DeliveryToSend | null> {
+/**
+ * Claims the next attempt of a delivery for `claimMs`: it must be pending, due (within a second),
+ * at the head of its lane and not claimed by another worker. Null when any of that fails — the
+ * job then has nothing to do. The claim makes a second job for the same attempt harmless, and
+ * runs out by itself when the worker that holds it dies.
+ */
+export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: number): Promise<DeliveryToSend | null> {
   const { rows } = await db.query<{
-    id: string;
     webhook_id: string;
-    status: DeliveryToSend['status'];
     attempts: number;
     body: string;
-    next_attempt_at: Date;
     url: string;
     enabled: boolean;
     secret: string;
     previous_secret: string | null;
     previous_valid: boolean;
-    waiting: boolean;
     failed_in_a_row: number;
   }>(
-    `SELECT d.id, d.webhook_id, d.status, d.attempts, d.body, d.next_attempt_at, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row,
-            COALESCE(w.previous_secret_until > now(), false) AS previous_valid,
-            EXISTS (SELECT 1 FROM webhook_deliveries p
-                    WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq) AS waiting
-     FROM webhook_deliveries d JOIN webhooks w ON w.org_id = d.org_id AND w.id = d.webhook_id
-     WHERE d.org_id = $1 AND d.id = $2`,
-    [key.orgId, key.id],
+    `UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $3::double precision / 1000)
+     FROM webhooks w
+     WHERE d.org_id = $1 AND d.id = $2 AND w.org_id = d.org_id AND w.id = d.webhook_id
+       AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
+       AND (d.claimed_until IS NULL OR d.claimed_until < now())
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
+                       WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
+     RETURNING d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row,
+               COALESCE(w.previous_secret_until > now(), false) AS previous_valid`,
+    [key.orgId, key.id, claimMs],
   );
   const r = rows[0];
   if (!r) return null;
   return {
     orgId: key.orgId,
-    id: r.id,
+    id: key.id,
     webhookId: r.webhook_id,
-    status: r.status,
     attempts: r.attempts,
     body: r.body,
-    nextAttemptAt: r.next_attempt_at,
     url: r.url,
     enabled: r.enabled,
     secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
-    waiting: r.waiting,
     failedInARow: r.failed_in_a_row,
   };
 }
@@ -175,8 +173,8 @@ export async function recordAttempt(
   const resetFailures = a.counted && a.outcome.status === 'succeeded' && d.failedInARow > 0;
   const finish = async (q: Queryable) => {
     const { rows } = await q.query<{ next_id: string; next_attempts: number }>(
-      'SELECT next_id, next_attempts FROM folio_finish_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-      [LANE_LOCK, d.orgId, d.id, a.outcome.status, a.counted ? 1 : 0, a.statusCode, a.durationMs, a.error, a.excerpt, a.outcome.status === 'pending' ? a.outcome.retryAt : null],
+      'SELECT next_id, next_attempts FROM folio_finish_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+      [LANE_LOCK, d.orgId, d.id, d.attempts, a.outcome.status, a.counted ? 1 : 0, a.statusCode, a.durationMs, a.error, a.excerpt, a.outcome.status === 'pending' ? a.outcome.retryAt : null],
     );
     return rows[0] ? { orgId: d.orgId, id: rows[0].next_id, attempts: rows[0].next_attempts } : null;
   };
@@ -215,6 +213,11 @@ export async function findOverdueHeads(db: Queryable, graceMs: number, limit: nu
     [graceMs, limit],
   );
   return rows.map((r) => ({ orgId: r.org_id, id: r.id, attempts: r.attempts, nextAttemptAt: r.next_attempt_at }));
+}
+
+/** Ends every claim: for a process that knows it is the only one (embedded PGlite), at start. */
+export async function releaseClaims(db: Queryable): Promise<void> {
+  await db.query('UPDATE webhook_deliveries SET claimed_until = NULL WHERE claimed_until IS NOT NULL');
 }
 
 /** Forgets dispatched events after `eventDays` and finished deliveries after `deliveryDays`. */
@@ -293,7 +296,7 @@ export async function listDeliveries(db: Queryable, orgId: string, webhookId: st
 export async function resetDelivery(tx: Queryable, orgId: string, webhookId: string, id: string): Promise<{ delivery: DeliveryRecord; head: boolean } | null> {
   await tx.query('SELECT pg_advisory_xact_lock_shared($1::bigint)', [LANE_LOCK]);
   const { rows } = await tx.query<DeliveryRow & { waiting: boolean }>(
-    `UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL
+    `UPDATE webhook_deliveries d SET status = 'pending', attempts = 0, next_attempt_at = now(), finished_at = NULL, claimed_until = NULL
      WHERE d.org_id = $1 AND d.webhook_id = $2 AND d.id = $3
      RETURNING ${DELIVERY_COLUMNS.split(', ').map((c) => `d.${c}`).join(', ')},
        EXISTS (SELECT 1 FROM webhook_deliveries p

@@ -65,6 +65,9 @@ CREATE TABLE webhook_deliveries (
   last_error       text,
   response_excerpt text,
   next_attempt_at  timestamptz NOT NULL DEFAULT now(),
+  -- an attempt in flight: whoever claimed it sends it; a second job for the same attempt (a
+  -- re-queued one, a stalled one taken over) skips it until the claim runs out
+  claimed_until    timestamptz,
   created_at       timestamptz NOT NULL DEFAULT now(),
   finished_at      timestamptz,
   PRIMARY KEY (org_id, id),
@@ -80,8 +83,8 @@ CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHE
 -- exclusively while it adds deliveries and picks lane heads) before reading, and each statement
 -- of a plpgsql function sees what committed before it: a delivery the dispatcher added to this
 -- lane meanwhile is either a head there or found here, never neither.
-CREATE FUNCTION folio_finish_attempt(p_lock bigint, p_org text, p_id text, p_status text, p_counted integer, p_code integer,
-                                     p_ms integer, p_error text, p_excerpt text, p_retry_at timestamptz)
+CREATE FUNCTION folio_finish_attempt(p_lock bigint, p_org text, p_id text, p_attempts integer, p_status text, p_counted integer,
+                                     p_code integer, p_ms integer, p_error text, p_excerpt text, p_retry_at timestamptz)
 RETURNS TABLE (next_id text, next_attempts integer) LANGUAGE plpgsql AS $$
 DECLARE
   v_webhook text;
@@ -91,8 +94,9 @@ BEGIN
   UPDATE webhook_deliveries d
      SET status = p_status, attempts = d.attempts + p_counted, last_status_code = p_code, last_duration_ms = p_ms, last_error = p_error,
          response_excerpt = p_excerpt, next_attempt_at = COALESCE(p_retry_at, d.next_attempt_at),
-         finished_at = CASE WHEN p_status <> 'pending' THEN now() END
-   WHERE d.org_id = p_org AND d.id = p_id
+         finished_at = CASE WHEN p_status <> 'pending' THEN now() END, claimed_until = NULL
+   -- only the attempt that was claimed: one recorded twice would count twice
+   WHERE d.org_id = p_org AND d.id = p_id AND d.status = 'pending' AND d.attempts = p_attempts
   RETURNING d.webhook_id, d.lane INTO v_webhook, v_lane;
   IF p_status = 'pending' OR v_webhook IS NULL THEN
     RETURN;

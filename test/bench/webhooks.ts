@@ -133,6 +133,24 @@ try {
   }));
   const limitMs = performance.now() - l0;
   const limitRate = events / (limitMs / 1000);
+  await take();
+
+  // the same loop with the least any durable record of an attempt costs: each POST reads its
+  // delivery by primary key first and writes its outcome after (two statements, the app's pool)
+  progress(`bare loop + one read and one write per POST in Postgres`);
+  const { rows: stored } = await app.services.db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE org_id = $1 LIMIT $2', [org.orgId, events]);
+  const d0 = performance.now();
+  let nextDurable = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    for (let i = nextDurable++; i < stored.length; i = nextDurable++) {
+      const id = stored[i].id;
+      await app.services.db.query('SELECT body, attempts FROM webhook_deliveries WHERE org_id = $1 AND id = $2', [org.orgId, id]);
+      const started = performance.now();
+      await post();
+      await app.services.db.query('UPDATE webhook_deliveries SET last_duration_ms = $3 WHERE org_id = $1 AND id = $2', [org.orgId, id, Math.round(performance.now() - started)]);
+    }
+  }));
+  const durableRate = stored.length / ((performance.now() - d0) / 1000);
   agent.destroy();
   await take();
 
@@ -158,6 +176,7 @@ try {
   console.log(`Folio deliveries:    ${Math.round(folioRate).toLocaleString('en')} events/s (${seen.size}/${events} in ${(folioMs / 1000).toFixed(2)} s, ${got - seen.size} sent twice, from COMMIT: dispatch, queue, sign, POST, record; all dispatched after ${(dispatchedMs / 1000).toFixed(2)} s)`);
   console.log(`bare signed POSTs:   ${Math.round(limitRate).toLocaleString('en')} requests/s (${events} in ${(limitMs / 1000).toFixed(2)} s, same receiver)`);
   console.log(`Folio / limit:       ${((folioRate / limitRate) * 100).toFixed(0)} %  (target ≥ 50 %)`);
+  console.log(`bare + 2 statements: ${Math.round(durableRate).toLocaleString('en')} requests/s (a primary-key read before and an UPDATE after each POST) — Folio reaches ${((folioRate / durableRate) * 100).toFixed(0)} % of it`);
   console.log(`queue alone:         ${Math.round(queueRate).toLocaleString('en')} no-op jobs/s (${app.services.queue.kind}; one job per delivery attempt) — Folio reaches ${((folioRate / queueRate) * 100).toFixed(0)} % of it`);
 } finally {
   // its webhooks, deliveries and events go with it: a later run must not inherit pending work

@@ -10,6 +10,7 @@ import type { Db } from '../../shared/adapters/db/index.js';
 import { createEntry } from '../../shared/content/entries.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { randomBase62 } from '../../shared/ids.js';
+import { deliverOnce } from '../../shared/webhooks/deliver.js';
 import { createWebhookSender } from '../../shared/webhooks/webhook-sender.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';
@@ -169,6 +170,23 @@ describe('webhooks', () => {
     expect(redelivered.body.result).toMatchObject({ id: failedId, status: 'pending', attempts: 0 });
     await receiver.waitFor(() => at('/down').filter((r) => r.headers['webhook-id'] === failedId).length === 5);
     expect(await pollLog(m, webhook.id, (d) => d.id === failedId && d.status === 'succeeded')).toMatchObject({ attempts: 1 });
+  });
+
+  it('two jobs for the same attempt send it once: the first claims it', async () => {
+    const { org, webhook } = await orgWithWebhook('/claimed');
+    receiver.answer = () => 204;
+    // a pending delivery that no job holds yet (as after a full queue), then two jobs at once
+    await t.services.db.query(
+      `INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, lane, body) VALUES ($1, 'msg_claimed', $2, 0, 'label.changed', 'label:x', $3)`,
+      [org.orgId, webhook.id, JSON.stringify({ type: 'label.changed', timestamp: new Date().toISOString(), data: { orgId: org.orgId, id: 'x', action: 'updated' } })],
+    );
+    const key = { orgId: org.orgId, id: 'msg_claimed' };
+    const results = await Promise.all([deliverOnce(t.services, key), deliverOnce(t.services, key)]);
+    expect(results.sort()).toEqual(['skipped', 'succeeded']);
+    expect(at('/claimed')).toHaveLength(1);
+    expect(await deliverOnce(t.services, key)).toBe('skipped'); // finished
+    const { rows } = await t.services.db.query<{ attempts: number; status: string }>(`SELECT attempts, status FROM webhook_deliveries WHERE org_id = $1 AND id = 'msg_claimed'`, [org.orgId]);
+    expect(rows).toEqual([{ attempts: 1, status: 'succeeded' }]);
   });
 
   it('filters by model: entry events of other models are not sent', async () => {

@@ -16,3 +16,23 @@ export function zstdBomb(outputBytes: number, descriptor = 0x58 /* 2 MiB window 
   }
   return out;
 }
+
+/**
+ * `outputBytes` of zeros, gzip- or deflate-compressed, made by streaming one reused 1 MiB chunk:
+ * compressing a Buffer.alloc of the whole size would leave hundreds of megabytes of garbage whose
+ * collection (a long major GC) lands in whatever the test measures next.
+ */
+export async function zlibBomb(kind: 'gzip' | 'deflate', outputBytes: number): Promise<Buffer> {
+  const { createDeflate, createGzip } = await import('node:zlib');
+  const stream = kind === 'gzip' ? createGzip() : createDeflate();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let written = 0; written < outputBytes; written += zeros.length) {
+    if (!stream.write(zeros)) await new Promise((r) => stream.once('drain', r));
+  }
+  stream.end();
+  await done;
+  return Buffer.concat(chunks);
+}
