@@ -14,6 +14,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { MAX_DPR } from '../../shared/assets/build-asset-url.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collection.js';
 
 /**
@@ -23,9 +24,11 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collectio
  */
 function transformCost(transformation: unknown): number {
   if (!transformation || typeof transformation !== 'object') return 0;
-  const { width, height } = transformation as { width?: unknown; height?: unknown };
-  const w = typeof width === 'number' ? width : undefined;
-  const h = typeof height === 'number' ? height : undefined;
+  const { width, height, dpr } = transformation as { width?: unknown; height?: unknown; dpr?: unknown };
+  // dpr multiplies both sides (a larger one than MAX_DPR is refused when the URL is built)
+  const scale = typeof dpr === 'number' && dpr > 1 ? Math.min(dpr, MAX_DPR) : 1;
+  const w = typeof width === 'number' ? width * scale : undefined;
+  const h = typeof height === 'number' ? height * scale : undefined;
   const pixels = w !== undefined && h !== undefined ? w * h : (w ?? h ?? 0) ** 2;
   return 1 + Math.floor(pixels / 1_000_000);
 }

@@ -34,6 +34,28 @@ describe('buildAssetUrl', () => {
     expect(url).toMatch(/\/img\/[^/]+\/o1\/img1\/v1\/w_800,h_600,r_fill,g_north\.jpg$/);
   });
 
+  it('dpr multiplies both sides by one factor, within the source and 8,192 pixels; refuses values outside 1–4', () => {
+    const at = (transformation: object, asset: UrlAsset = image) => opsOf(buildAssetUrl({ asset, orgId: 'o1', transformation }, ctx));
+    expect(at({ width: 400, height: 300, resize: 'FILL', dpr: 2 })).toMatchObject({ width: 800, height: 600 });
+    expect(at({ width: 400, dpr: 1.5 })).toMatchObject({ width: 600 });
+    expect(at({ preset: 'card', dpr: 3 })).toMatchObject({ width: 1200, height: 900, format: 'webp' });
+    // the source is 3840×2400: 3000 at 2× would be 6000, so both sides scale by 3840/3000 instead
+    expect(at({ width: 3000, height: 1000, resize: 'FILL', dpr: 2 })).toMatchObject({ width: 3840, height: 1280 });
+    expect(at({ width: 3000, dpr: 4, upscale: true })).toMatchObject({ width: 8192 });
+    expect(at({ width: 5000, dpr: 2 })).toMatchObject({ width: 5000 }); // never below the 1× size asked for
+    for (const dpr of [0.5, 4.5, Number.NaN]) {
+      expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 10, dpr } }, ctx)).toThrow('transformation.dpr');
+    }
+  });
+
+  it('imageFormat picks the output format over the preset and the source', () => {
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'WEBP' } }, ctx)).toMatch(/\/-\.webp$/);
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', imageFormat: 'AVIF' } }, ctx)).format).toBe('avif');
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 100, imageFormat: 'PNG' } }, ctx)).format).toBe('png');
+    // the source's own format and nothing else: the original
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'JPEG' } }, ctx)).toContain('/files/');
+  });
+
   it('applies a preset, explicit fields winning, and refuses unknown presets', () => {
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', width: 200 } }, ctx))).toEqual({
       width: 200,

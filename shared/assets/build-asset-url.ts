@@ -1,8 +1,9 @@
 import { badRequest } from '../errors/index.js';
+import { MAX_OUTPUT_SIDE } from './limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
 import { encodeOps, NO_OPS } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
-import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, ResizeMode, VideoFormat } from './types.js';
+import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, OutputFormat, ResizeMode, VideoFormat } from './types.js';
 import { embedPath, filePath, imagePath } from './url-grammar.js';
 
 /** The API's `CmsAssetTransformation` input (GraphQL enums as their names; nulls allowed). */
@@ -18,7 +19,19 @@ export interface AssetTransformationInput {
   orientation?: Orientation | null;
   /** Allow an image larger than its source (never enlarged otherwise). */
   upscale?: boolean | null;
+  /** The image's output format, over the preset's and the source's (`CmsImageFormat`). */
+  imageFormat?: ImageFormatInput | null;
+  /** Device pixel ratio, 1–4: multiplies width and height (within the source and 8,192 pixels). */
+  dpr?: number | null;
 }
+
+/** `CmsImageFormat`: the fixed output formats a URL may ask for. */
+export const IMAGE_FORMAT_INPUTS = ['AVIF', 'WEBP', 'JPEG', 'PNG'] as const;
+export type ImageFormatInput = (typeof IMAGE_FORMAT_INPUTS)[number];
+const FORMAT_OF_INPUT: Record<ImageFormatInput, OutputFormat> = { AVIF: 'avif', WEBP: 'webp', JPEG: 'jpeg', PNG: 'png' };
+
+/** The largest `dpr`. */
+export const MAX_DPR = 4;
 
 export type UrlAsset = Pick<
   Asset,
@@ -64,16 +77,37 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     if (!found) throw badRequest(`transformation.preset: unknown image preset "${t.preset}".`);
     preset = found;
   }
+  const upscale = t.upscale === true || undefined;
+  const size = scaledByDpr(t.width ?? preset.width, t.height ?? preset.height, t.dpr ?? 1, upscale ? undefined : input.asset);
   return {
-    width: t.width ?? preset.width,
-    height: t.height ?? preset.height,
+    ...size,
     resize: t.resize ?? preset.resize,
     gravity: t.gravity ?? preset.gravity,
     quality: t.quality ?? preset.quality,
-    format: preset.format,
-    upscale: t.upscale === true || undefined,
+    format: t.imageFormat ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
+    upscale,
     focalPoint: focalPointFor(input),
   };
+}
+
+/**
+ * Width and height times `dpr`, both by one factor (the shape is kept), no larger than the
+ * source's sides (unless upscaling: `source` undefined) or 8,192 pixels — never below the size
+ * asked for at 1×. A `srcset` entry at 2× of a small source is thus the source's own size.
+ */
+function scaledByDpr(width: number | undefined, height: number | undefined, dpr: number, source?: Pick<UrlAsset, 'width' | 'height'>) {
+  if (dpr === 1 || (width === undefined && height === undefined)) return { width, height };
+  let factor = dpr;
+  for (const [asked, limitSide] of [
+    [width, source?.width],
+    [height, source?.height],
+  ] as const) {
+    if (asked === undefined) continue;
+    factor = Math.min(factor, MAX_OUTPUT_SIDE / asked);
+    if (limitSide) factor = Math.min(factor, limitSide / asked);
+  }
+  factor = Math.max(1, factor);
+  return { width: width === undefined ? undefined : Math.round(width * factor), height: height === undefined ? undefined : Math.round(height * factor) };
 }
 
 function checkRanges(t: AssetTransformationInput): void {
@@ -85,6 +119,9 @@ function checkRanges(t: AssetTransformationInput): void {
   }
   if (t.quality !== null && t.quality !== undefined && (!Number.isInteger(t.quality) || t.quality < 1 || t.quality > 100)) {
     throw badRequest('transformation.quality: must be an integer from 1 to 100.');
+  }
+  if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
+    throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);
   }
 }
 

@@ -44,6 +44,16 @@ describe('image delivery: /img derivatives and /files originals', () => {
   });
   afterAll(async () => app?.close());
 
+  it('dpr=2 doubles the pixel size, and imageFormat gives the format asked for', async () => {
+    const double = await get(urlOf(mouse, { width: 160, height: 120, resize: 'FILL', dpr: 2, imageFormat: 'WEBP' }));
+    expect(double.status).toBe(200);
+    expect(double.headers.get('content-type')).toBe('image/webp');
+    expect(await sharp(Buffer.from(await double.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', width: 320, height: 240 });
+    const avif = await get(urlOf(fish, { width: 100, imageFormat: 'AVIF' }));
+    expect(avif.headers.get('content-type')).toBe('image/avif');
+    expect(await sharp(Buffer.from(await avif.arrayBuffer())).metadata()).toMatchObject({ format: 'heif', width: 100 });
+  });
+
   it('a miss transforms once and stores the derivative; the next request is a hit', async () => {
     const url = urlOf(mouse, { width: 800, height: 600, resize: 'FILL' });
     const before = await transforms();

@@ -291,7 +291,11 @@ describe('built-in types', () => {
       orientation: 'CmsVideoTransformationOrientation',
       // added to the API's fields: enlarging beyond the source is opt-in
       upscale: 'Boolean',
+      // added for the browser: a fixed output format, and a device pixel ratio
+      imageFormat: 'CmsImageFormat',
+      dpr: 'Float',
     });
+    expect(enumValues('CmsImageFormat')).toEqual(['AVIF', 'WEBP', 'JPEG', 'PNG']);
     expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);
     expect(enumValues('CmsImageTransformationGravity')).toEqual(['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER']);
     expect(enumValues('CmsVideoTransformationFormat')).toEqual(['THUMBNAIL', 'HTML', 'JS', 'JSON']);

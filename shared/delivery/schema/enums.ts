@@ -1,5 +1,6 @@
 import { GraphQLEnumType } from 'graphql';
 import { GRAVITIES, ORIENTATIONS, RESIZE_MODES, VIDEO_FORMATS } from '../../assets/types.js';
+import { IMAGE_FORMAT_INPUTS } from '../../assets/build-asset-url.js';
 import { ASSET_TYPES, ENTRY_STATUSES } from '../../content/model-types.js';
 
 const enumOf = (name: string, values: readonly string[], description?: string) =>
@@ -11,4 +12,5 @@ export const CmsAssetType = enumOf('CmsAssetType', ASSET_TYPES);
 export const CmsImageTransformationResize = enumOf('CmsImageTransformationResize', RESIZE_MODES);
 export const CmsImageTransformationGravity = enumOf('CmsImageTransformationGravity', GRAVITIES);
 export const CmsVideoTransformationFormat = enumOf('CmsVideoTransformationFormat', VIDEO_FORMATS);
+export const CmsImageFormat = enumOf('CmsImageFormat', IMAGE_FORMAT_INPUTS);
 export const CmsVideoTransformationOrientation = enumOf('CmsVideoTransformationOrientation', ORIENTATIONS);

@@ -12,6 +12,7 @@ import {
 import {
   CmsAssetType,
   CmsEntryStatus,
+  CmsImageFormat,
   CmsImageTransformationGravity,
   CmsImageTransformationResize,
   CmsOrderDirection,
@@ -289,5 +290,10 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
     preset: { type: GraphQLString },
     orientation: { type: CmsVideoTransformationOrientation },
     upscale: { type: GraphQLBoolean, description: 'Allow an image larger than its source; without it an image is never enlarged (a smaller source keeps its size, or is cropped to the asked shape).' },
+    imageFormat: { type: CmsImageFormat, description: "The image's output format (over a preset's and the source's)." },
+    dpr: {
+      type: GraphQLFloat,
+      description: 'Device pixel ratio, 1 to 4: multiplies width and height by one factor, within the source (unless upscale) and 8,192 pixels.',
+    },
   },
 });
