@@ -52,6 +52,10 @@ describe('buildAssetUrl', () => {
     expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'WEBP' } }, ctx)).toMatch(/\/-\.webp$/);
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', imageFormat: 'AVIF' } }, ctx)).format).toBe('avif');
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 100, imageFormat: 'PNG' } }, ctx)).format).toBe('png');
+    // AUTO: the f_auto operation, the source's format (or a preset's) as the fallback extension
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 100, imageFormat: 'AUTO' } }, ctx)).toMatch(/\/w_100,f_auto\.jpg$/);
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'AUTO' } }, ctx)).toMatch(/\/f_auto\.jpg$/);
+    expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', imageFormat: 'AUTO' } }, ctx))).toMatchObject({ format: 'webp', autoFormat: true });
     // the source's own format and nothing else: the original
     expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'JPEG' } }, ctx)).toContain('/files/');
   });

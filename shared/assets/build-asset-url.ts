@@ -19,16 +19,19 @@ export interface AssetTransformationInput {
   orientation?: Orientation | null;
   /** Allow an image larger than its source (never enlarged otherwise). */
   upscale?: boolean | null;
-  /** The image's output format, over the preset's and the source's (`CmsImageFormat`). */
+  /** The image's output format, over the preset's and the source's (`CmsImageFormat`); AUTO negotiates it. */
   imageFormat?: ImageFormatInput | null;
   /** Device pixel ratio, 1–4: multiplies width and height (within the source and 8,192 pixels). */
   dpr?: number | null;
 }
 
-/** `CmsImageFormat`: the fixed output formats a URL may ask for. */
-export const IMAGE_FORMAT_INPUTS = ['AVIF', 'WEBP', 'JPEG', 'PNG'] as const;
+/**
+ * `CmsImageFormat`: AUTO (each request's `Accept` picks AVIF, WebP or the source's format: the
+ * `f_auto` operation) or a fixed output format.
+ */
+export const IMAGE_FORMAT_INPUTS = ['AUTO', 'AVIF', 'WEBP', 'JPEG', 'PNG'] as const;
 export type ImageFormatInput = (typeof IMAGE_FORMAT_INPUTS)[number];
-const FORMAT_OF_INPUT: Record<ImageFormatInput, OutputFormat> = { AVIF: 'avif', WEBP: 'webp', JPEG: 'jpeg', PNG: 'png' };
+const FORMAT_OF_INPUT: Record<Exclude<ImageFormatInput, 'AUTO'>, OutputFormat> = { AVIF: 'avif', WEBP: 'webp', JPEG: 'jpeg', PNG: 'png' };
 
 /** The largest `dpr`. */
 export const MAX_DPR = 4;
@@ -84,8 +87,9 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     resize: t.resize ?? preset.resize,
     gravity: t.gravity ?? preset.gravity,
     quality: t.quality ?? preset.quality,
-    format: t.imageFormat ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
+    format: t.imageFormat && t.imageFormat !== 'AUTO' ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
     upscale,
+    autoFormat: t.imageFormat === 'AUTO' || undefined,
     focalPoint: focalPointFor(input),
   };
 }

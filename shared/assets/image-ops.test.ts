@@ -48,6 +48,15 @@ describe('image operations text form', () => {
     }
   });
 
+  it('f_auto comes last, round-trips, and takes no other value', () => {
+    const ops = { width: 800, upscale: true, autoFormat: true, format: 'jpeg' as const };
+    expect(encodeOps(ops)).toBe('w_800,up_1,f_auto');
+    expect(parseOps('w_800,up_1,f_auto', 'jpg')).toEqual(ops);
+    expect(encodeOps({ autoFormat: true })).toBe('f_auto');
+    expect(() => parseOps('f_webp', 'jpg')).toThrow('f_auto');
+    expect(() => parseOps('f_auto,w_800', 'jpg')).toThrow('out of order');
+  });
+
   it('rejects unknown extensions', () => {
     expect(() => parseOps('w_10', 'bmp')).toThrow(/format/);
   });

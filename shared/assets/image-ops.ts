@@ -4,9 +4,10 @@ import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES, type FocalPoint, type Gravity,
 
 /**
  * The canonical text form of image operations, as it appears in a derivative URL:
- * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, up (e.g.
+ * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, up, f (e.g.
  * `w_800,h_600,r_fill,fp_0.5_0.25,q_70`), or `-` for none; the output format is the extension.
- * `up_1` allows an output larger than the source (a size is needed for it to mean anything).
+ * `up_1` allows an output larger than the source (a size is needed for it to mean anything);
+ * `f_auto` lets each request's `Accept` choose the format, the extension being the fallback.
  * `normalizeOps` drops what has no effect so that equal results share one text and one cache key.
  */
 export const NO_OPS = '-';
@@ -35,6 +36,7 @@ export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
   }
   if (ops.quality !== undefined && ops.quality !== DEFAULT_QUALITY) out.quality = ops.quality;
   if (ops.upscale && (out.width !== undefined || out.height !== undefined)) out.upscale = true;
+  if (ops.autoFormat) out.autoFormat = true;
   return out;
 }
 
@@ -48,10 +50,11 @@ export function encodeOps(ops: ImageOps): string {
   if (n.focalPoint !== undefined) parts.push(`fp_${n.focalPoint.x}_${n.focalPoint.y}`);
   if (n.quality !== undefined) parts.push(`q_${n.quality}`);
   if (n.upscale) parts.push('up_1');
+  if (n.autoFormat) parts.push('f_auto');
   return parts.length === 0 ? NO_OPS : parts.join(',');
 }
 
-const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'up'] as const;
+const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'up', 'f'] as const;
 type OpKey = (typeof ORDER)[number];
 
 function parseIntIn(raw: string, key: string, min: number, max: number): number {
@@ -112,6 +115,10 @@ export function parseOps(text: string, ext: string): ImageOps {
       case 'up':
         if (value !== '1') throw badRequest('Image operation "up": the only value is up_1.');
         ops.upscale = true;
+        break;
+      case 'f':
+        if (value !== 'auto') throw badRequest('Image operation "f": the only value is f_auto (a fixed format is the extension).');
+        ops.autoFormat = true;
         break;
     }
   }

@@ -56,6 +56,12 @@ export interface ImageOps {
   format?: OutputFormat;
   /** Allow an output larger than the source; without it a derivative never enlarges. */
   upscale?: boolean;
+  /**
+   * `f_auto`: the format is chosen per request from its `Accept` (AVIF, then WebP), `format`
+   * being the fallback. Never part of a derivative's key: a negotiated request names the
+   * derivative of the format it got.
+   */
+  autoFormat?: boolean;
 }
 
 /** Options stored for an org's named image preset. */

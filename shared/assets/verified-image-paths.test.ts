@@ -26,6 +26,22 @@ describe('createImagePathVerifier', () => {
     expect(Object.isFrozen(first.parts.ops)).toBe(true);
   });
 
+  it('an f_auto path names, per Accept, the derivative of the format the request gets', () => {
+    const secret = randomBytes(32);
+    const verify = createImagePathVerifier(secret);
+    const auto = imagePath(secret, { ...parts, ops: { ...parts.ops, autoFormat: true } });
+    expect(auto).toMatch(/,f_auto\.jpg$/);
+    const fixed = (format: 'avif' | 'webp' | 'jpeg') => derivativeKeyOf({ ...parts, ops: { ...parts.ops, format } });
+    const avif = verify(auto, 'image/avif,image/webp,*/*');
+    expect({ key: avif.key, etag: avif.etag, format: avif.parts.ops.format, negotiated: avif.negotiated }).toEqual({ ...fixed('avif'), format: 'avif', negotiated: true });
+    expect(avif.parts.ops.autoFormat).toBeUndefined();
+    expect(verify(auto, 'image/webp,*/*')).toMatchObject({ ...fixed('webp'), negotiated: true });
+    expect(verify(auto, '*/*')).toMatchObject({ ...fixed('jpeg'), negotiated: true });
+    expect(verify(auto)).toMatchObject({ ...fixed('jpeg'), negotiated: true });
+    expect(verify(auto, 'image/avif,image/webp,*/*')).toBe(avif);
+    expect(verify(imagePath(secret, parts), 'image/avif').negotiated).toBe(false);
+  });
+
   it('a path verified under one secret is refused under another, and a refusal is not remembered', () => {
     const secret = randomBytes(32);
     const mine = createImagePathVerifier(secret);

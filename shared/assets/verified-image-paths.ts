@@ -1,19 +1,28 @@
 import { LRUCache } from 'lru-cache';
 import { derivativeKeyOf } from './derivative-source.js';
+import { negotiateImageFormat } from './negotiate-format.js';
 import { parseImagePath, type ImagePathParts } from './url-grammar.js';
 
 /** Every derivative path starts with it. */
 export const IMG = '/img/';
 
-/** What a signed `/img/…` path names: its operations and the derivative's key and ETag. */
+/**
+ * What a signed `/img/…` path names for one request: its operations (with the format the
+ * request gets) and the derivative's key and ETag.
+ */
 export interface VerifiedImagePath {
   readonly parts: Readonly<ImagePathParts>;
   readonly key: string;
   readonly etag: string;
+  /** The format came from the request's `Accept` (`f_auto`): the answer varies on it. */
+  readonly negotiated: boolean;
 }
 
-/** Verifies a `/img/…` path (without the query); throws the 403/400 of `parseImagePath`. */
-export type ImagePathVerifier = (path: string) => VerifiedImagePath;
+/**
+ * Verifies a `/img/…` path (without the query); throws the 403/400 of `parseImagePath`. `accept`
+ * (the request's header) picks the format of an `f_auto` path.
+ */
+export type ImagePathVerifier = (path: string, accept?: string) => VerifiedImagePath;
 
 /**
  * Verifies and parses `/img/…` paths signed with `secret` and derives their keys, once per path:
@@ -24,14 +33,20 @@ export type ImagePathVerifier = (path: string) => VerifiedImagePath;
  */
 export function createImagePathVerifier(secret: Buffer, remembered = 20_000): ImagePathVerifier {
   const memo = new LRUCache<string, VerifiedImagePath>({ max: remembered });
-  return (path) => {
-    let verified = memo.get(path);
-    if (!verified) {
-      const parts = parseImagePath(secret, path.slice(IMG.length));
-      Object.freeze(parts.ops);
-      verified = Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts) });
-      memo.set(path, verified);
-    }
+  const remember = (memoKey: string, parts: ImagePathParts, negotiated: boolean): VerifiedImagePath => {
+    Object.freeze(parts.ops);
+    const verified = Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts), negotiated });
+    memo.set(memoKey, verified);
     return verified;
+  };
+  return (path, accept) => {
+    const signed = memo.get(path) ?? remember(path, parseImagePath(secret, path.slice(IMG.length)), false);
+    if (!signed.parts.ops.autoFormat) return signed;
+    // f_auto: one verified variant per format, each naming the derivative of that format (the
+    // same one as the path with that extension); the path itself stands for the fallback.
+    const format = negotiateImageFormat(accept, signed.parts.ops.format);
+    const memoKey = `${path}\n${format}`;
+    const { autoFormat: _negotiated, ...fixed } = signed.parts.ops;
+    return memo.get(memoKey) ?? remember(memoKey, { ...signed.parts, ops: { ...fixed, format } }, true);
   };
 }

@@ -499,9 +499,10 @@ describe('media and assets', () => {
     expect(d.cmsAssetCollection).toEqual({ total: 1, items: [{ id: 'vid1' }] });
     const bad = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 0}) } }`);
     expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    const browser = await o.d(`{ cmsAsset(id: "${img}") { retina: url(transformation: {width: 64, dpr: 2, imageFormat: WEBP}) avif: url(transformation: {imageFormat: AVIF}) } }`);
+    const browser = await o.d(`{ cmsAsset(id: "${img}") { retina: url(transformation: {width: 64, dpr: 2, imageFormat: WEBP}) avif: url(transformation: {imageFormat: AVIF}) auto: url(transformation: {width: 64, imageFormat: AUTO}) } }`);
     expect(browser.cmsAsset.retina).toMatch(/\/w_128\.webp$/);
     expect(browser.cmsAsset.avif).toMatch(/\/-\.avif$/);
+    expect(browser.cmsAsset.auto).toMatch(/\/w_64,f_auto\.png$/);
     const tooDense = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, dpr: 5}) } }`);
     expect(tooDense.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('transformation.dpr') });
     const notAFormat = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {imageFormat: GIFV}) } }`);

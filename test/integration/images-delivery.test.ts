@@ -54,6 +54,35 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(await sharp(Buffer.from(await avif.arrayBuffer())).metadata()).toMatchObject({ format: 'heif', width: 100 });
   });
 
+  it('imageFormat AUTO: AVIF, WebP or the source format by Accept, with Vary: Accept; each stored once', async () => {
+    const url = urlOf(mouse, { width: 120, imageFormat: 'AUTO' });
+    expect(url).toMatch(/,f_auto\.jpg$/);
+    const chromium = 'image/avif,image/webp,image/apng,image/*,*/*;q=0.8';
+    for (const [accept, type, format] of [
+      [chromium, 'image/avif', 'heif'],
+      ['image/webp,*/*', 'image/webp', 'webp'],
+      ['*/*', 'image/jpeg', 'jpeg'],
+    ] as const) {
+      const res = await get(url, { accept });
+      expect(res.status, accept).toBe(200);
+      expect(res.headers.get('content-type')).toBe(type);
+      expect(res.headers.get('vary')).toBe('Accept');
+      expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ format, width: 120 });
+    }
+    const again = await get(url, { accept: chromium });
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(again.headers.get('content-type')).toBe('image/avif');
+    const revalidated = await get(url, { accept: chromium, 'if-none-match': again.headers.get('etag')! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('vary')).toBe('Accept');
+    // the same derivative as the fixed-format URL: no second transform
+    const before = await transforms();
+    const fixed = await get(urlOf(mouse, { width: 120, imageFormat: 'WEBP' }));
+    expect(fixed.headers.get('x-cache')).toBe('HIT');
+    expect(fixed.headers.get('vary')).toBeNull();
+    expect(await transforms()).toBe(before);
+  });
+
   it('a miss transforms once and stores the derivative; the next request is a hit', async () => {
     const url = urlOf(mouse, { width: 800, height: 600, resize: 'FILL' });
     const before = await transforms();

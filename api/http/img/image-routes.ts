@@ -100,8 +100,9 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
 
   return async (req, res, path) => {
     // Images: the URL alone names the derivative, so a hit needs no database round trip.
-    const direct = services.verifyImagePath(path);
+    const direct = services.verifyImagePath(path, req.headers.accept);
     const { parts } = direct;
+    if (direct.negotiated) res.setHeader('Vary', 'Accept');
     if (answeredNotModified(req, res, direct.etag)) return;
     await inflight.get(direct.key)?.catch(() => undefined);
     if (await serve(res, direct.key, direct.etag, 'HIT', true)) {

@@ -17,11 +17,12 @@ export function imageMemoryHits(services: Services): (req: IncomingMessage, res:
   return (req, res, path) => {
     let derivative: VerifiedImagePath;
     try {
-      derivative = services.verifyImagePath(path);
+      derivative = services.verifyImagePath(path, req.headers.accept);
     } catch {
       return false;
     }
     const { key, etag } = derivative;
+    if (derivative.negotiated) res.setHeader('Vary', 'Accept');
     if (answeredNotModified(req, res, etag)) return true;
     if (!serveFromMemory(memory, res, key, etag, 'HIT', true)) return false;
     lookups.inc({ cache: 'image-derivatives', result: 'hit' });

@@ -295,7 +295,7 @@ describe('built-in types', () => {
       imageFormat: 'CmsImageFormat',
       dpr: 'Float',
     });
-    expect(enumValues('CmsImageFormat')).toEqual(['AVIF', 'WEBP', 'JPEG', 'PNG']);
+    expect(enumValues('CmsImageFormat')).toEqual(['AUTO', 'AVIF', 'WEBP', 'JPEG', 'PNG']);
     expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);
     expect(enumValues('CmsImageTransformationGravity')).toEqual(['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER']);
     expect(enumValues('CmsVideoTransformationFormat')).toEqual(['THUMBNAIL', 'HTML', 'JS', 'JSON']);

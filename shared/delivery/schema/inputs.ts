@@ -290,7 +290,10 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
     preset: { type: GraphQLString },
     orientation: { type: CmsVideoTransformationOrientation },
     upscale: { type: GraphQLBoolean, description: 'Allow an image larger than its source; without it an image is never enlarged (a smaller source keeps its size, or is cropped to the asked shape).' },
-    imageFormat: { type: CmsImageFormat, description: "The image's output format (over a preset's and the source's)." },
+    imageFormat: {
+      type: CmsImageFormat,
+      description: "The image's output format (over a preset's and the source's); AUTO: AVIF, WebP or the source's format, by each request's Accept header (Vary: Accept).",
+    },
     dpr: {
       type: GraphQLFloat,
       description: 'Device pixel ratio, 1 to 4: multiplies width and height by one factor, within the source (unless upscale) and 8,192 pixels.',
