@@ -33,6 +33,11 @@ describe('queryCost', () => {
     // 8192 × 8192 = 67 MP: 68 per URL, so a page of 500 is far over the 10,000 limit
     expect(cost('query($t: CmsAssetTransformation) { cmsAssetCollection(limit: 500) { items { url(transformation: $t) } } }', { t: { width: 8192, height: 8192 } })).toBe(500 * 69);
     expect(cost('{ cmsAsset(id: "a") { url(transformation: { width: 4000 }) } }')).toBe(17);
+    // dpr multiplies the size: 2000×2 wide, a square of it
+    expect(cost('{ cmsAsset(id: "a") { url(transformation: { width: 2000, dpr: 2 }) } }')).toBe(17);
+    // srcSet: each width as an image URL of its size (heights keep the asked shape)
+    expect(cost('{ cmsAsset(id: "a") { srcSet(widths: [400, 4000]) } }')).toBe(1 + 17);
+    expect(cost('{ cmsAssetCollection(limit: 10) { items { srcSet(widths: [1000, 2000], transformation: { width: 1000, height: 500 }) } } }')).toBe(10 * (1 + 1 + 3));
   });
 
   it('follows fragments and inline fragments', () => {

@@ -14,7 +14,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { MAX_DPR } from '../../shared/assets/build-asset-url.js';
+import { MAX_DPR, srcSetTransformation, type AssetTransformationInput } from '../../shared/assets/build-asset-url.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/delivery/schema/collection.js';
 
 /**
@@ -31,6 +31,13 @@ function transformCost(transformation: unknown): number {
   const h = typeof height === 'number' ? height * scale : undefined;
   const pixels = w !== undefined && h !== undefined ? w * h : (w ?? h ?? 0) ** 2;
   return 1 + Math.floor(pixels / 1_000_000);
+}
+
+/** A `srcSet`: one transformation per width, each costed as an image URL of that size. */
+function srcSetCost(widths: unknown, transformation: unknown): number {
+  if (!Array.isArray(widths)) return 0;
+  const t = transformation && typeof transformation === 'object' ? (transformation as AssetTransformationInput) : {};
+  return widths.reduce((sum: number, w: unknown) => sum + (typeof w === 'number' ? transformCost(srcSetTransformation(t, w)) : 1), 0);
 }
 
 /**
@@ -95,7 +102,11 @@ export function queryCost(schema: GraphQLSchema, document: DocumentNode, variabl
         const named = getNamedType(def.type);
         const inner = sel.selectionSet && isCompositeType(named) ? visit(sel.selectionSet, named, seen) : 0;
         const isCollection = named.name.endsWith('Collection') && def.args.some((a) => a.name === 'limit');
-        const own = def.args.some((a) => a.name === 'transformation') ? transformCost(argValue(sel, 'transformation')) : 0;
+        const own = def.args.some((a) => a.name === 'widths')
+          ? srcSetCost(argValue(sel, 'widths'), argValue(sel, 'transformation'))
+          : def.args.some((a) => a.name === 'transformation')
+            ? transformCost(argValue(sel, 'transformation'))
+            : 0;
         cost += isCollection ? checkPaging(sel) * (1 + inner) : inner + own;
       } else if (sel.kind === Kind.INLINE_FRAGMENT) {
         const cond = sel.typeCondition ? schema.getType(sel.typeCondition.name.value) : parent;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildAssetUrl, type UrlAsset } from './build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, type UrlAsset } from './build-asset-url.js';
 import type { ImagePresetOptions } from './types.js';
 import { parseImagePath } from './url-grammar.js';
 
@@ -58,6 +58,28 @@ describe('buildAssetUrl', () => {
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'card', imageFormat: 'AUTO' } }, ctx))).toMatchObject({ format: 'webp', autoFormat: true });
     // the source's own format and nothing else: the original
     expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { imageFormat: 'JPEG' } }, ctx)).toContain('/files/');
+  });
+
+  it('srcSet lists one signed URL per width, ascending, keeping the asked shape, none beyond the source', () => {
+    const set = buildSrcSet({ asset: image, orgId: 'o1', transformation: { width: 400, height: 200, resize: 'FILL', imageFormat: 'AUTO' } }, [800, 320, 800, 5000], ctx)!;
+    const entries = set.split(', ').map((e) => e.split(' '));
+    expect(entries.map(([, d]) => d)).toEqual(['320w', '800w']); // 5000 > the source's 3840
+    expect(entries.map(([url]) => opsOf(url))).toEqual([
+      { width: 320, height: 160, resize: 'FILL', format: 'jpeg', autoFormat: true },
+      { width: 800, height: 400, resize: 'FILL', format: 'jpeg', autoFormat: true },
+    ]);
+    expect(buildSrcSet({ asset: image, orgId: 'o1' }, [5000], ctx)).toMatch(/\/w_3840\.jpg 3840w$/);
+    expect(buildSrcSet({ asset: image, orgId: 'o1', transformation: { upscale: true } }, [5000], ctx)).toMatch(/\/w_5000,up_1\.jpg 5000w$/);
+    expect(buildSrcSet({ asset: video, orgId: 'o1' }, [100], ctx)).toBeNull();
+    for (const [widths, t, message] of [
+      [[], {}, '1 to 20 widths'],
+      [Array.from({ length: 21 }, (_, i) => i + 1), {}, '1 to 20 widths'],
+      [[0], {}, 'integer from 1 to 8192'],
+      [[100.5], {}, 'integer from 1 to 8192'],
+      [[100], { dpr: 2 }, 'dpr does not apply'],
+    ] as const) {
+      expect(() => buildSrcSet({ asset: image, orgId: 'o1', transformation: t }, widths, ctx)).toThrow(message);
+    }
   });
 
   it('applies a preset, explicit fields winning, and refuses unknown presets', () => {

@@ -168,3 +168,36 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
   if (encodeOps(ops) === NO_OPS && format === defaultOutputFormat(asset.contentType) && asset.contentType !== 'image/tiff') return original;
   return ctx.baseUrl + imagePath(ctx.secret, { orgId, assetId: asset.id, versionId: asset.versionId, ops: { ...ops, format } });
 }
+
+/** Widths a `srcSet` may list. */
+export const MAX_SRCSET_WIDTHS = 20;
+
+/**
+ * The transformation of one `srcSet` width: that width, and a height that keeps the asked shape
+ * when both sides were given (a height alone does not apply: `w` descriptors name widths).
+ */
+export function srcSetTransformation(t: AssetTransformationInput, width: number): AssetTransformationInput {
+  const height = t.width && t.height ? Math.max(1, Math.round((t.height * width) / t.width)) : undefined;
+  return { ...t, width, height };
+}
+
+/**
+ * `CmsAsset.srcSet`: a ready `srcset` value, one signed derivative URL per width with its `w`
+ * descriptor, widths ascending. Widths beyond the source's own width are left out (a derivative
+ * is never enlarged without upscale; the source's width stands in when none is left). Null where
+ * `url` would not give a derivative (files, videos, SVG).
+ */
+export function buildSrcSet(input: BuildAssetUrlInput, widths: readonly number[], ctx: BuildAssetUrlContext): string | null {
+  const t = input.transformation ?? {};
+  if (widths.length === 0 || widths.length > MAX_SRCSET_WIDTHS) throw badRequest(`srcSet: list 1 to ${MAX_SRCSET_WIDTHS} widths.`);
+  if (widths.some((w) => !Number.isInteger(w) || w < 1 || w > MAX_OUTPUT_SIDE)) throw badRequest(`srcSet: each width must be an integer from 1 to ${MAX_OUTPUT_SIDE}.`);
+  if (t.dpr !== null && t.dpr !== undefined) throw badRequest('srcSet: dpr does not apply (the w descriptors let the browser pick for its screen).');
+  if (isVideo(input.asset) || !isTransformable(input.asset.contentType)) return null;
+  const sourceWidth = t.upscale ? null : input.asset.width;
+  let chosen = [...new Set(widths)].sort((a, b) => a - b);
+  if (sourceWidth) {
+    const fitting = chosen.filter((w) => w <= sourceWidth);
+    chosen = fitting.length > 0 ? fitting : [sourceWidth];
+  }
+  return chosen.map((w) => `${buildAssetUrl({ ...input, transformation: srcSetTransformation(t, w) }, ctx)} ${w}w`).join(', ');
+}

@@ -503,6 +503,13 @@ describe('media and assets', () => {
     expect(browser.cmsAsset.retina).toMatch(/\/w_128\.webp$/);
     expect(browser.cmsAsset.avif).toMatch(/\/-\.avif$/);
     expect(browser.cmsAsset.auto).toMatch(/\/w_64,f_auto\.png$/);
+    const srcSet = await o.d(`{ cmsAsset(id: "${img}") { srcSet(widths: [320, 640], transformation: {imageFormat: AUTO}) } }`);
+    const entries = (srcSet.cmsAsset.srcSet as string).split(', ');
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/img\/\S+\/w_320,f_auto\.png 320w$/);
+    expect(entries[1]).toMatch(/\/w_640,f_auto\.png 640w$/);
+    const noWidths = await o.q(`{ cmsAsset(id: "${img}") { srcSet(widths: []) } }`);
+    expect(noWidths.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('srcSet') });
     const tooDense = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, dpr: 5}) } }`);
     expect(tooDense.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('transformation.dpr') });
     const notAFormat = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {imageFormat: GIFV}) } }`);

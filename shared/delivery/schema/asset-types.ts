@@ -1,5 +1,5 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import { buildAssetUrl, type AssetTransformationInput } from '../../assets/build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, type AssetTransformationInput, type BuildAssetUrlContext, type BuildAssetUrlInput } from '../../assets/build-asset-url.js';
 import type { AssetType, ImagePresetOptions } from '../../assets/types.js';
 import type { AssetRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
@@ -19,14 +19,12 @@ export const CmsRatioFocalPoint = new GraphQLObjectType({
   fields: { ratio: { type: new GraphQLNonNull(GraphQLString) }, focalPoint: { type: CmsFocalPoint } },
 });
 
-/** The URL of an asset through the assets engineer's builder (signed `/img`, `/files`, `/embed`). */
-export async function assetUrl(
-  ctx: DeliveryContext,
-  a: AssetRow,
-  args: { transformation?: AssetTransformationInput | null; useFocalPoint?: boolean | null; focalPointRatio?: string | null },
-): Promise<string | null> {
+type UrlArgs = { transformation?: AssetTransformationInput | null; useFocalPoint?: boolean | null; focalPointRatio?: string | null };
+
+/** What the URL builder needs of an asset row and the request. */
+async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promise<[BuildAssetUrlInput, BuildAssetUrlContext]> {
   const presets = args.transformation?.preset ? ((await ctx.loaders.presets()) as Map<string, ImagePresetOptions>) : new Map<string, ImagePresetOptions>();
-  return buildAssetUrl(
+  return [
     {
       asset: {
         id: a.id,
@@ -47,8 +45,24 @@ export async function assetUrl(
       focalPointRatio: args.focalPointRatio,
     },
     { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets },
-  );
+  ];
 }
+
+/** The URL of an asset through the assets engineer's builder (signed `/img`, `/files`, `/embed`). */
+export async function assetUrl(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promise<string | null> {
+  return buildAssetUrl(...(await urlInput(ctx, a, args)));
+}
+
+/** `srcSet(widths, …)`: a `srcset` of signed derivative URLs, one per width. */
+async function assetSrcSet(ctx: DeliveryContext, a: AssetRow, args: UrlArgs & { widths: number[] }): Promise<string | null> {
+  const [input, urlContext] = await urlInput(ctx, a, args);
+  return buildSrcSet(input, args.widths, urlContext);
+}
+
+const srcSetWidths = {
+  type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLInt))),
+  description: 'Output widths (1 to 20 of them, each 1–8192); those beyond the source are left out unless upscale.',
+};
 
 /** Fields shared by `CmsAsset` and `Media` (the asset behind a `CmsMedia`). */
 function assetFields(): GraphQLFieldConfigMap<AssetRow, DeliveryContext> {
@@ -76,6 +90,12 @@ function assetFields(): GraphQLFieldConfigMap<AssetRow, DeliveryContext> {
       args: { transformation: { type: CmsAssetTransformation }, useFocalPoint: { type: GraphQLBoolean } },
       resolve: (a, args: { transformation?: AssetTransformationInput | null; useFocalPoint?: boolean | null }, ctx) => assetUrl(ctx, a, args),
     },
+    srcSet: {
+      type: GraphQLString,
+      description: 'A ready srcset value: "<url> 320w, <url> 640w, …" (null for assets served as originals only).',
+      args: { widths: srcSetWidths, transformation: { type: CmsAssetTransformation }, useFocalPoint: { type: GraphQLBoolean } },
+      resolve: (a, args: UrlArgs & { widths: number[] }, ctx) => assetSrcSet(ctx, a, args),
+    },
   };
 }
 
@@ -98,6 +118,12 @@ export const CmsMedia = new GraphQLObjectType<AssetRow, DeliveryContext>({
       type: GraphQLString,
       args: { transformation: { type: CmsAssetTransformation }, focalPointRatio: { type: GraphQLString } },
       resolve: (a, args: { transformation?: AssetTransformationInput | null; focalPointRatio?: string | null }, ctx) => assetUrl(ctx, a, args),
+    },
+    srcSet: {
+      type: GraphQLString,
+      description: 'A ready srcset value: "<url> 320w, <url> 640w, …" (null for assets served as originals only).',
+      args: { widths: srcSetWidths, transformation: { type: CmsAssetTransformation }, focalPointRatio: { type: GraphQLString } },
+      resolve: (a, args: UrlArgs & { widths: number[] }, ctx) => assetSrcSet(ctx, a, args),
     },
     focalPoints: { type: new GraphQLList(CmsRatioFocalPoint), resolve: (a) => a.focal_points ?? [] },
   },

@@ -252,6 +252,7 @@ describe('built-in types', () => {
       type: 'CmsAssetType!',
       media: 'Media',
       url: '(transformation: CmsAssetTransformation, focalPointRatio: String)String',
+      srcSet: '(widths: [Int!]!, transformation: CmsAssetTransformation, focalPointRatio: String)String',
       focalPoints: '[CmsRatioFocalPoint]',
     });
     const asset = {
@@ -274,6 +275,8 @@ describe('built-in types', () => {
       type: 'CmsAssetType!',
       focalPoint: 'CmsFocalPoint',
       url: '(transformation: CmsAssetTransformation, useFocalPoint: Boolean)String',
+      // added for the browser: a ready srcset
+      srcSet: '(widths: [Int!]!, transformation: CmsAssetTransformation, useFocalPoint: Boolean)String',
     };
     expect(fieldsOf(schema, 'CmsAsset', true)).toEqual(asset);
     expect(fieldsOf(schema, 'Media', true)).toEqual(asset);
