@@ -24,13 +24,14 @@ export interface AssetRow {
   focal_points: RatioFocalPoint[] | null;
   poster_asset_id: string | null;
   poster_key: string | null;
+  placeholder: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export const ASSET_COLUMNS =
   'org_id, id, version_id, type, title, content_type, file_name, path, caption, alt, author, source, size, tags, external_id, ' +
-  'width, height, duration, focal_point, focal_points, poster_asset_id, poster_key, created_at, updated_at';
+  'width, height, duration, focal_point, focal_points, poster_asset_id, poster_key, placeholder, created_at, updated_at';
 
 export const toAsset = (r: AssetRow): Asset => ({
   id: r.id,
@@ -55,6 +56,7 @@ export const toAsset = (r: AssetRow): Asset => ({
   focalPoints: r.focal_points ?? [],
   posterAssetId: r.poster_asset_id,
   posterKey: r.poster_key,
+  placeholder: r.placeholder,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

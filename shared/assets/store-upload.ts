@@ -7,6 +7,7 @@ import type { AssetContent } from './asset-repository.js';
 import { HEADER_EXTENDED_BYTES, HEADER_PREFIX_BYTES } from './limits.js';
 import { probeMp4 } from './mp4-probe.js';
 import { extractPoster } from './poster.js';
+import { makePlaceholder } from './placeholder.js';
 import { probeImage } from './probe-image.js';
 import { readHead } from './read-head.js';
 import { sniffType } from './sniff-type.js';
@@ -64,7 +65,8 @@ export async function storeUpload(deps: UploadDeps, ids: { orgId: string; assetI
   if (type === 'VIDEO') {
     posterKey = await extractPoster(deps, { ...ids, versionId, originalKey: key, duration });
   }
-  return { versionId, type, contentType, size, width, height, duration, posterKey };
+  const placeholder = isTransformable(contentType) ? await makePlaceholder(deps.blobs, key) : null;
+  return { versionId, type, contentType, size, width, height, duration, posterKey, placeholder };
 }
 
 async function readRange(blobs: BlobStore, key: string, start: number, length: number): Promise<Buffer> {

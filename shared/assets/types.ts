@@ -105,6 +105,8 @@ export interface Asset {
   posterAssetId: string | null;
   /** Blob key of a poster frame extracted from a video at upload, when one was. */
   posterKey: string | null;
+  /** A tiny blurred data: URI of an image, made at upload (null for other assets). */
+  placeholder: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,19 @@ describe('management API: assets and image presets', () => {
     expect(await contentVersion(org.orgId)).toBeGreaterThan(before);
     const stored = await app.fetch(new URL(res.body.result.url).pathname);
     expect(Buffer.from(await stored.arrayBuffer()).equals(jpeg)).toBe(true);
+  });
+
+  it('makes a placeholder at upload: a tiny blurred WebP data URI of the image, none for a file', async () => {
+    const image = (await upload(jpeg, '?fileName=mouse.jpg')).body.result;
+    expect(image.placeholder).toMatch(/^data:image\/webp;base64,[A-Za-z0-9+/=]+$/);
+    expect(image.placeholder.length).toBeLessThan(1024);
+    const decoded = await sharp(Buffer.from(image.placeholder.split(',')[1], 'base64')).metadata();
+    expect(decoded).toMatchObject({ format: 'webp', width: 16, height: 10 }); // 3840×2400 → 16×10
+    const replaced = await app.json(`/management/v1/assets/${image.id}/content`, { method: 'PUT', token: org.manageToken, rawBody: new Uint8Array(png) });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.result.placeholder).not.toBe(image.placeholder);
+    expect((await sharp(Buffer.from(replaced.body.result.placeholder.split(',')[1], 'base64')).metadata()).width).toBeLessThanOrEqual(16);
+    expect((await upload('just text', '?fileName=notes.txt')).body.result.placeholder).toBeNull();
   });
 
   it('uploads multipart/form-data, taking fields before the file and the part file name', async () => {

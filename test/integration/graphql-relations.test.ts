@@ -503,7 +503,8 @@ describe('media and assets', () => {
     expect(browser.cmsAsset.retina).toMatch(/\/w_128\.webp$/);
     expect(browser.cmsAsset.avif).toMatch(/\/-\.avif$/);
     expect(browser.cmsAsset.auto).toMatch(/\/w_64,f_auto\.png$/);
-    const srcSet = await o.d(`{ cmsAsset(id: "${img}") { srcSet(widths: [320, 640], transformation: {imageFormat: AUTO}) } }`);
+    const srcSet = await o.d(`{ cmsAsset(id: "${img}") { placeholder srcSet(widths: [320, 640], transformation: {imageFormat: AUTO}) } }`);
+    expect(srcSet.cmsAsset.placeholder).toMatch(/^data:image\/webp;base64,/);
     const entries = (srcSet.cmsAsset.srcSet as string).split(', ');
     expect(entries).toHaveLength(2);
     expect(entries[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/img\/\S+\/w_320,f_auto\.png 320w$/);

@@ -17,6 +17,7 @@ export async function insertTestAsset(db: Queryable, orgId: string, type: 'IMAGE
     height: type === 'IMAGE' ? 4 : null,
     duration: null,
     posterKey: null,
+    placeholder: null,
   }, { fileName });
   return id;
 }

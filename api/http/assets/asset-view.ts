@@ -28,6 +28,7 @@ export function assetView(services: Services, asset: Asset) {
     focalPoints: asset.focalPoints,
     posterAssetId: asset.posterAssetId,
     hasExtractedPoster: asset.posterKey !== null,
+    placeholder: asset.placeholder,
     url: buildAssetUrl({ asset, orgId: asset.orgId }, { baseUrl: services.config.publicBaseUrl, secret: services.secrets.signing, presets: NO_PRESETS }),
     createdAt: asset.createdAt,
     updatedAt: asset.updatedAt,

@@ -87,6 +87,7 @@ export const assets: OpenApiFragment = {
         focalPoints: ratioFocalPoints,
         posterAssetId: nullableString,
         hasExtractedPoster: { type: 'boolean' },
+        placeholder: { type: ['string', 'null'], description: 'A tiny blurred data: URI of an image (WebP, a few hundred bytes) to show while it loads; null for other assets' },
         url: { type: 'string', description: 'Signed URL of the original (/files/…)' },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },

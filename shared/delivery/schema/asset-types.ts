@@ -85,6 +85,7 @@ function assetFields(): GraphQLFieldConfigMap<AssetRow, DeliveryContext> {
     duration: { type: GraphQLFloat },
     type: { type: new GraphQLNonNull(CmsAssetType) },
     focalPoint: { type: CmsFocalPoint, resolve: (a) => a.focal_point },
+    placeholder: { type: GraphQLString, description: 'A tiny blurred data: URI of the image (WebP, well under 1 KB) to show while it loads; null for other assets.' },
     url: {
       type: GraphQLString,
       args: { transformation: { type: CmsAssetTransformation }, useFocalPoint: { type: GraphQLBoolean } },

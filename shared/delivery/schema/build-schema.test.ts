@@ -274,6 +274,7 @@ describe('built-in types', () => {
       duration: 'Float',
       type: 'CmsAssetType!',
       focalPoint: 'CmsFocalPoint',
+      placeholder: 'String',
       url: '(transformation: CmsAssetTransformation, useFocalPoint: Boolean)String',
       // added for the browser: a ready srcset
       srcSet: '(widths: [Int!]!, transformation: CmsAssetTransformation, useFocalPoint: Boolean)String',
