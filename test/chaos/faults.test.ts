@@ -10,7 +10,7 @@ import { projectRoot } from '../../shared/paths.js';
 import { freePort } from '../support/free-port.js';
 import { startTestS3, type TestS3 } from '../support/test-s3.js';
 import { folioProcess, type FolioProcess } from './folio-processes.js';
-import { emptyTally, graphqlRequest, ingestRequest, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
+import { emptyTally, graphqlRequest, ingestRequest, isBacklogged, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
 import { createPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 import { createRedisProcess, type RedisProcess } from '../support/redis-process.js';
 
@@ -48,21 +48,26 @@ async function admin(pathname: string, token: string, body?: unknown): Promise<{
   return { status: res.status, result: json.result };
 }
 
-/** Time from "the dependency is back" until GraphQL, REST and ingest all answer 2xx. */
+/**
+ * Time from "the dependency is back" until GraphQL, REST and ingest all answer: 2xx, or for ingest
+ * its backpressure's 503 (the API is serving; the spool waits for the restarted workers, and
+ * `countLines` checks that every accepted line is counted in the end).
+ */
 async function timeToRecover(name: string): Promise<number> {
   const started = Date.now();
   const probeTally = emptyTally();
   for (const probe of [() => graphqlRequest(targets), () => restRequest(targets), () => ingestRequest(targets, name, tallyFor(name))]) {
     for (;;) {
       const res = await probe();
-      if (typeof res.status === 'number' && res.status < 300) break;
-      record(probeTally, res.status);
+      if ((typeof res.status === 'number' && res.status < 300) || isBacklogged(res.status, res.body)) break;
+      record(probeTally, res.status, res.body.slice(0, 200));
       if (Date.now() - started > 60_000) throw new Error(`${name}: no recovery within 60 s (last ${res.status} ${res.body.slice(0, 300)})`);
       await sleep(50);
     }
   }
   const ms = Date.now() - started;
   recoveries.set(name, Math.max(ms, recoveries.get(name) ?? 0));
+  if (ms > RECOVERY_LIMIT_MS) tallyFor(name).unavailableSamples.push(...probeTally.unavailableSamples, ...probeTally.samples);
   return ms;
 }
 
@@ -285,16 +290,41 @@ interface Row extends FaultTally {
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['fault', 'requests', '2xx', '503', '500', 'other', 'lines accepted', 'counted', 'lost', 'doubled', 'recovery s'];
+  const header = ['fault', 'requests', '2xx', '503', 'of which backlogged', '500', 'other', 'lines accepted', 'counted', 'lost', 'doubled', 'recovery s'];
   const lines = rows.map((r) => [
-    r.name, r.requests, r.ok, r.unavailable, r.serverErrors, r.other, r.linesAccepted, r.counted, r.lost, r.doubled,
+    r.name, r.requests, r.ok, r.unavailable, r.backlogged, r.serverErrors, r.other, r.linesAccepted, r.counted, r.lost, r.doubled,
     r.recoveryMs === undefined ? '–' : (r.recoveryMs / 1000).toFixed(2),
   ].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
   const table = [fmt(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...lines.map(fmt)].join('\n');
-  const notes = rows.filter((r) => r.samples.length > 0).map((r) => `${r.name}: answers other than 2xx and 503 (first five): ${r.samples.join(', ')}`);
+  const notes = [
+    ...rows.filter((r) => r.samples.length > 0).map((r) => `${r.name}: answers other than 2xx and 503 (first five): ${r.samples.join(', ')}`),
+    ...rows.filter((r) => r.unavailableSamples.length > 0).map((r) => `${r.name}: 503 answers (first three; a slow recovery adds its probe's): ${r.unavailableSamples.join(', ')}`),
+  ];
+  for (const p of [api, workers]) {
+    const errors = errorSummary(p.output());
+    if (errors.length > 0) notes.push(`${p.name} logged (error level, distinct, with counts): ${errors.join('; ')}`);
+  }
   mkdirSync(path.join(projectRoot, '.tmp'), { recursive: true });
   writeFileSync(path.join(projectRoot, '.tmp/chaos-table.md'), table + '\n' + notes.join('\n') + '\n');
   process.stdout.write(`\nchaos suite\n${table}\n${notes.join('\n')}\n`);
+}
+
+/** A process's error-level log lines as "message: error (count)", so a 503 seen by clients has its cause next to it. */
+function errorSummary(output: string): string[] {
+  const counts = new Map<string, number>();
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let entry: { level?: number; msg?: string; err?: { message?: string } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if ((entry.level ?? 0) < 50) continue;
+    const key = `${entry.msg ?? ''}: ${(entry.err?.message ?? '').slice(0, 160)}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${k} (${n})`);
 }

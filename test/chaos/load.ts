@@ -6,11 +6,15 @@ export interface FaultTally {
   requests: number;
   ok: number;
   unavailable: number;
+  /** Of `unavailable`: ingest refused by its backpressure (the workers are behind), a deliberate answer. */
+  backlogged: number;
   serverErrors: number;
   /** Any other answer: 4xx, 504, a timeout or a refused connection. */
   other: number;
   /** Samples of `other` and `serverErrors` answers, to show when an assertion fails. */
   samples: string[];
+  /** Samples of 503 answers: which request was unavailable, and why, when a recovery is slow. */
+  unavailableSamples: string[];
   linesSent: number;
   linesAccepted: number;
 }
@@ -24,7 +28,7 @@ export interface LoadTargets {
 }
 
 export function emptyTally(): FaultTally {
-  return { requests: 0, ok: 0, unavailable: 0, serverErrors: 0, other: 0, samples: [], linesSent: 0, linesAccepted: 0 };
+  return { requests: 0, ok: 0, unavailable: 0, backlogged: 0, serverErrors: 0, other: 0, samples: [], unavailableSamples: [], linesSent: 0, linesAccepted: 0 };
 }
 
 const LINES_PER_BATCH = 20;
@@ -32,11 +36,22 @@ const LINES_PER_BATCH = 20;
 export function record(tally: FaultTally, status: number | string, what = ''): void {
   tally.requests++;
   if (typeof status === 'number' && status >= 200 && status < 300) tally.ok++;
-  else if (status === 503) tally.unavailable++;
+  else if (status === 503) {
+    tally.unavailable++;
+    if (isBacklogged(status, what)) tally.backlogged++;
+  }
   else if (typeof status === 'number' && status >= 500 && status !== 504) tally.serverErrors++;
   else tally.other++;
-  if (!(typeof status === 'number' && status < 300) && status !== 503 && tally.samples.length < 5) tally.samples.push(`${status}${what ? ` (${what})` : ''}`);
+  const sample = `${status}${what ? ` (${what})` : ''}`;
+  if (status === 503 && tally.unavailableSamples.length < 3) tally.unavailableSamples.push(sample);
+  else if (!(typeof status === 'number' && status < 300) && status !== 503 && tally.samples.length < 5) tally.samples.push(sample);
 }
+
+/**
+ * Ingest's backpressure: the API is up and answers 503 on purpose while the workers drain the
+ * spool (they were just restarted), so the client retries later; no line is lost.
+ */
+export const isBacklogged = (status: number | string, body: string): boolean => status === 503 && body.includes('Ingestion is backlogged');
 
 async function send(url: string, init: RequestInit): Promise<{ status: number | string; body: string }> {
   try {
