@@ -95,6 +95,8 @@ const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER: intFrom(5, 1, 1000),
   WEBHOOK_CONCURRENCY: intFrom(16, 1, 256),
   WEBHOOK_DISPATCH: boolFrom(true),
+  FASTLY_API_URL: z.string().url().default('https://api.fastly.com'),
+  CLOUDFLARE_API_URL: z.string().url().default('https://api.cloudflare.com'),
 });
 
 export interface S3Config {
@@ -160,6 +162,8 @@ export interface Config {
     /** Whether this process runs the dispatcher (LISTEN for events, the 5-s sweep); it delivers either way. */
     dispatch: boolean;
   };
+  /** Where purge targets send their purges: the CDNs' API bases (a stand-in's in tests). */
+  purgeApis: { fastly: string; cloudflare: string };
 }
 
 export class ConfigError extends Error {}
@@ -212,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOK_CONCURRENCY,
       dispatch: e.WEBHOOK_DISPATCH,
     },
+    purgeApis: { fastly: e.FASTLY_API_URL.replace(/\/+$/, ''), cloudflare: e.CLOUDFLARE_API_URL.replace(/\/+$/, '') },
     limits: {
       bodyBytes: e.BODY_LIMIT_BYTES,
       ingestBodyBytes: e.INGEST_BODY_LIMIT_BYTES,

@@ -18,6 +18,8 @@ import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
 import { createEventFeed, type EventFeed } from './events/event-feed.js';
 import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender.js';
+import { createDocumentStore, type DocumentStore } from './edge/document-store.js';
+import { createEdgeUrlRecorder, type EdgeUrlRecorder } from './edge/edge-url-recorder.js';
 import { compileTrustProxy, createClientAddress, type TrustProxy } from './tenancy/client-address.js';
 
 /** Everything a request handler or a job may use; built once per process from the config. */
@@ -51,6 +53,10 @@ export interface Services {
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
   webhookSender: WebhookSender;
+  /** GraphQL documents sent by id: automatic persisted queries and registered documents. */
+  documents: DocumentStore;
+  /** Publicly cacheable URLs served, by surrogate key, for generic purge targets. */
+  edgeUrls: EdgeUrlRecorder;
 }
 
 export interface ServiceOptions {
@@ -117,6 +123,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     enricher: once(() => createEnricher()),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    documents: createDocumentStore(db),
+    edgeUrls: createEdgeUrlRecorder(db, logger),
   };
 }
 
@@ -130,6 +138,7 @@ function once<T>(f: () => T): () => T {
 export async function closeServices(s: Services): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
     ['eventFeed', () => s.eventFeed.close()],
+    ['edgeUrls', () => s.edgeUrls.close()],
     ['queue', () => s.queue.close()],
     ['webhookSender', async () => s.webhookSender.close()],
     ['rateLimiter', () => s.rateLimiter.close()],

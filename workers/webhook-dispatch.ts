@@ -1,4 +1,5 @@
 import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import { deleteStaleEdgeUrls } from '../shared/edge/edge-url-repository.js';
 import type { Services } from '../shared/services.js';
 import { enqueueDeliveries } from '../shared/webhooks/deliver.js';
 import { dispatchPendingEvents } from '../shared/webhooks/dispatch.js';
@@ -27,6 +28,11 @@ const SWEEP_BATCH = 2000;
 /** Dispatched events and finished deliveries are kept this long (the delivery log's reach). */
 const EVENT_DAYS = 7;
 const DELIVERY_DAYS = 30;
+/**
+ * A cached URL is kept this long after it was last served: images and files are served
+ * `immutable` for a year, so a CDN may hold one that long without asking Folio again.
+ */
+const EDGE_URL_DAYS = 400;
 const PRUNE_EVERY_MS = 3600_000;
 /** A grace reaching this far ahead takes every pending head (retries wait at most a week). */
 const EVERY_HEAD_MS = 8 * 86_400_000;
@@ -81,6 +87,8 @@ export const webhookDispatchJob: JobDefinition<'webhook-dispatch'> = {
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
           await pruneWebhookHistory(services.db, EVENT_DAYS, DELIVERY_DAYS);
+          // cached URLs not served for longer than any answer may be kept: no CDN still holds them
+          await deleteStaleEdgeUrls(services.db, EDGE_URL_DAYS * 86_400_000);
         }
         return { dispatched, requeued };
       } finally {

@@ -1,21 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
 import { jsonShapeProblem } from '../../shared/json-depth.js';
 import type { Services } from '../../shared/services.js';
+import { markShareable } from '../http/request-context.js';
+import { cacheControlOf, corsAndVaryOf, etagOf, matchesIfNoneMatch, surrogateKeyHeaders } from './http-caching.js';
+import { resolveDocumentText } from './persisted-query.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { MaskError } from './use-error-codes.js';
 import { VARIABLE_LIMITS } from './use-limits.js';
+import { urlTokenOf } from './use-tenant.js';
 
 type MediaType = 'application/json' | 'application/graphql-response+json';
 
 interface Params {
-  query: string;
+  query?: string | null;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  extensions?: Record<string, unknown> | null;
+  documentId?: string | null;
 }
+
+const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions', 'documentId']);
 
 /**
  * Accept headers answered here, as yoga answers them (its `useResultProcessors`: of the two
@@ -37,17 +46,44 @@ const MEDIA_TYPES: Record<string, MediaType> = {
 const normalized = (header: string | undefined) => (header ?? '').replace(/\s/g, '').toLowerCase();
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The body as GraphQL parameters yoga would accept unchanged; null for anything else. */
+/**
+ * The body (or a GET's parameters) as GraphQL parameters yoga would accept once the document is
+ * known; null for anything else. The text may be missing when the request names a document.
+ */
 function plainParams(body: unknown): Params | null {
   if (!isPlainObject(body)) return null;
-  for (const key of Object.keys(body)) if (key !== 'query' && key !== 'variables' && key !== 'operationName') return null;
-  const { query, variables, operationName } = body;
-  if (typeof query !== 'string') return null;
+  for (const key of Object.keys(body)) if (!PARAM_NAMES.has(key)) return null;
+  const { query, variables, operationName, extensions, documentId } = body;
+  if (query !== undefined && query !== null && typeof query !== 'string') return null;
   if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
   // yoga's limits refuse them (and say why)
   if (variables && jsonShapeProblem(variables, VARIABLE_LIMITS)) return null;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
-  return { query, variables: variables as Params['variables'], operationName: operationName as Params['operationName'] };
+  if (extensions !== undefined && extensions !== null && (!isPlainObject(extensions) || jsonShapeProblem(extensions, VARIABLE_LIMITS))) return null;
+  if (documentId !== undefined && documentId !== null && typeof documentId !== 'string') return null;
+  return body as Params;
+}
+
+/**
+ * A GET's parameters, as `plainParams` takes a body: `variables` and `extensions` are JSON (a
+ * GraphQLError, 400, when they are not); other parameters are ignored, as yoga does.
+ */
+function getParams(url: string): Params | null {
+  const search = new URLSearchParams(url.slice(url.indexOf('?') + 1));
+  const out: Record<string, unknown> = {};
+  for (const key of PARAM_NAMES) {
+    const value = search.get(key);
+    if (value === null) continue;
+    if (key !== 'variables' && key !== 'extensions') out[key] = value;
+    else {
+      try {
+        out[key] = JSON.parse(value) as unknown;
+      } catch {
+        throw new GraphQLError(`The "${key}" parameter must be JSON.`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+      }
+    }
+  }
+  return plainParams(out);
 }
 
 export interface FastLaneDeps {
@@ -83,7 +119,15 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
   return { handle, stats };
 
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'POST' || req.url !== '/graphql') return false;
+    const url = req.url ?? '';
+    if (req.method === 'GET' && url.startsWith('/graphql?')) {
+      // text/html and other media types stay with yoga (GraphiQL for browsers)
+      const mediaType = MEDIA_TYPES[normalized(req.headers.accept)];
+      if (!mediaType) return false;
+      run(req, res, null, mediaType).catch((err: unknown) => fail(res, deps.mask(err, requestIdOf(req))));
+      return true;
+    }
+    if (req.method !== 'POST' || url !== '/graphql') return false;
     const contentType = normalized(req.headers['content-type']);
     if (contentType !== 'application/json' && contentType !== 'application/json;charset=utf-8') return false;
     const mediaType = MEDIA_TYPES[normalized(req.headers.accept)];
@@ -98,45 +142,73 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     return true;
   }
 
-  async function run(req: IncomingMessage, res: ServerResponse, body: Buffer, mediaType: MediaType): Promise<void> {
+  /** `body` is a POST's; null for a GET, whose parameters are in the URL. */
+  async function run(req: IncomingMessage, res: ServerResponse, body: Buffer | null, mediaType: MediaType): Promise<void> {
     const requestId = requestIdOf(req);
+    const url = req.url ?? '/graphql';
     let params: Params | null = null;
-    try {
-      params = plainParams(JSON.parse(body.toString('utf8')));
-    } catch {
-      // yoga answers malformed JSON
+    if (body === null) {
+      try {
+        params = getParams(url);
+      } catch (err) {
+        if (!(err instanceof GraphQLError)) throw err;
+        res.setHeader('Cache-Control', 'no-store');
+        return send(res, await processRegularResult({ errors: [err] }, yoga.fetchAPI, mediaType));
+      }
+    } else {
+      try {
+        params = plainParams(JSON.parse(body.toString('utf8')));
+      } catch {
+        // yoga answers malformed JSON
+      }
     }
     if (!params) return handOver(req, res, body);
     let tenant: ResolvedTenant;
     try {
-      tenant = await resolveTenant(deps, req.headers.authorization, requestId, deps.services.clientAddress(req), { origin: req.headers.origin, host: req.headers.host });
+      const credentials = { authorization: req.headers.authorization, urlToken: body === null ? urlTokenOf(url) : null };
+      tenant = await resolveTenant(deps, credentials, requestId, deps.services.clientAddress(req), { origin: req.headers.origin, host: req.headers.host });
     } catch (err) {
       // refused or failed: yoga answers (or masks) it, without a second attempt that would count
       // a second failed authentication
       return handOver(req, res, body, { tenantError: err });
     }
+    for (const [k, v] of Object.entries(tenant.rateHeaders)) res.setHeader(k, v);
+
+    let query: string | null;
+    try {
+      query = await resolveDocumentText(deps.services.documents, tenant.state, params);
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      stats.answered++;
+      return send(res, await processRegularResult({ errors: [err] }, yoga.fetchAPI, mediaType));
+    }
+    if (query === null) return handOver(req, res, body, { tenant });
+    // From here on, a hand-over gives yoga the text itself (it knows no persisted documents).
+    const resolved: Params = { query, variables: params.variables, operationName: params.operationName };
     const max = tenant.state.org.limits.maxDocumentBytes;
-    if (max && Buffer.byteLength(params.query) > max) return handOver(req, res, body, { tenant });
+    if (max && Buffer.byteLength(query) > max) return handOver(req, res, resolved, { tenant });
 
     // The key under which the plugins find this request's tenant (yoga's Request otherwise).
     const key = {};
     deps.states.set(key, tenant.state);
-    const enveloped = yoga.getEnveloped({ req, res, request: key, params });
+    const enveloped = yoga.getEnveloped({ req, res, request: key, params: resolved });
     let document;
     try {
-      document = enveloped.parse(params.query);
+      document = enveloped.parse(query);
     } catch {
-      return handOver(req, res, body, { tenant });
+      return handOver(req, res, resolved, { tenant });
     }
     if (!isKnownValid(enveloped.schema, document)) {
-      if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, body, { tenant });
+      if (enveloped.validate(enveloped.schema, document).length > 0) return handOver(req, res, resolved, { tenant });
       rememberValid(enveloped.schema, document);
     }
-    if (getOperationAST(document, params.operationName)?.operation !== 'query') return handOver(req, res, body, { tenant });
+    if (getOperationAST(document, params.operationName)?.operation !== 'query') return handOver(req, res, resolved, { tenant });
 
     let result: ExecutionResult;
+    let reads: ReadSet | undefined;
     try {
-      const contextValue = await enveloped.contextFactory();
+      const contextValue = (await enveloped.contextFactory()) as { reads?: ReadSet };
+      reads = contextValue.reads;
       const executed = await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
       if (isAsyncIterable(executed)) throw new Error('an async iterable result for a query');
       result = executed;
@@ -144,26 +216,81 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
       result = { errors: [deps.mask(err, requestId)] };
     }
     stats.answered++;
-    for (const [k, v] of Object.entries(tenant.rateHeaders)) res.setHeader(k, v);
     if (!result.errors?.length && !(result.extensions as { http?: unknown } | undefined)?.http) {
       // what yoga's processor writes for such a result: its JSON, status 200
       const text = JSON.stringify(result);
-      res.writeHead(200, { 'Content-Type': `${mediaType}; charset=utf-8`, 'Content-Length': Buffer.byteLength(text) });
+      const headers: Record<string, string | number> = { 'Content-Type': `${mediaType}; charset=utf-8` };
+      if (body === null && applyHttpCaching(req, res, tenant, url, text, reads, headers)) return;
+      headers['Content-Length'] = Buffer.byteLength(text);
+      res.writeHead(200, headers);
       res.end(text);
       return;
     }
+    if (body === null) res.setHeader('Cache-Control', 'no-store');
     await send(res, await processRegularResult(result, yoga.fetchAPI, mediaType));
   }
 
-  /** Lets yoga answer the request from its already-read body. */
-  async function handOver(req: IncomingMessage, res: ServerResponse, body: Buffer, resolved: { tenant?: ResolvedTenant; tenantError?: unknown } = {}): Promise<void> {
+  /**
+   * Adds a GET answer's caching headers (Cache-Control, Vary, ETag, surrogate keys) to `headers`,
+   * records its URL for purging when a CDN may keep it, and answers 304 itself (true) when the
+   * client's copy is current.
+   */
+  function applyHttpCaching(
+    req: IncomingMessage,
+    res: ServerResponse,
+    tenant: ResolvedTenant,
+    url: string,
+    text: string,
+    reads: ReadSet | undefined,
+    headers: Record<string, string | number>,
+  ): boolean {
+    const { state, tokenInUrl } = tenant;
+    const keys = reads && state.scope === 'delivery' ? surrogateKeysOf(state.identity.orgId, reads) : [];
+    const etag = etagOf(text);
+    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl), ETag: etag }, corsAndVaryOf(state, tokenInUrl), surrogateKeyHeaders(keys));
+    if (tokenInUrl && state.scope === 'delivery') {
+      // a CDN may store it: see markShareable
+      markShareable(res);
+      deps.services.edgeUrls.record(state.identity.orgId, url, keys);
+    }
+    if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) return false;
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+
+  /**
+   * Lets yoga answer the request: a POST from its already-read body (or the resolved parameters),
+   * a GET from its URL (or one carrying the resolved text).
+   */
+  async function handOver(
+    req: IncomingMessage,
+    res: ServerResponse,
+    source: Buffer | Params | null,
+    resolved: { tenant?: ResolvedTenant; tenantError?: unknown } = {},
+  ): Promise<void> {
     stats.handedOver++;
     const headers = new yoga.fetchAPI.Headers();
     for (const [k, v] of Object.entries(req.headers)) {
       if (v === undefined) continue;
       for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
     }
-    const request = new yoga.fetchAPI.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: 'POST', headers, body: body.toString('utf8') });
+    const base = `http://${req.headers.host ?? 'localhost'}`;
+    let request: Request;
+    if (req.method === 'GET') {
+      const url = new URL(req.url ?? '/graphql', base);
+      if (source !== null && !Buffer.isBuffer(source)) {
+        url.searchParams.delete('extensions');
+        url.searchParams.delete('documentId');
+        url.searchParams.set('query', source.query ?? '');
+      }
+      request = new yoga.fetchAPI.Request(url.toString(), { method: 'GET', headers });
+      // what yoga answers here is an error: never stored
+      res.setHeader('Cache-Control', 'no-store');
+    } else {
+      const text = source === null ? '' : Buffer.isBuffer(source) ? source.toString('utf8') : JSON.stringify(source);
+      request = new yoga.fetchAPI.Request(`${base}${req.url}`, { method: 'POST', headers, body: text });
+    }
     await send(res, await yoga.fetch(request, { req, res, ...resolved }));
   }
 }

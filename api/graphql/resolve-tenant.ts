@@ -3,7 +3,7 @@ import type { DeliveryScope } from '../../shared/delivery/filters/filter-env.js'
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
 import type { CallerOrigin } from '../../shared/tenancy/allowed-origins.js';
-import { admitToken, bearerTokenOf } from '../../shared/tenancy/authenticate.js';
+import { admitToken, credentialOf } from '../../shared/tenancy/authenticate.js';
 import type { RequestState } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
 
@@ -11,6 +11,8 @@ import type { SchemaCache } from './schema-cache.js';
 export interface ResolvedTenant {
   state: RequestState;
   rateHeaders: Record<string, string>;
+  /** The token came in the URL (a publishable key): the response may be cached publicly. */
+  tokenInUrl: boolean;
 }
 
 /** `preview` reads every status; `delivery` only published content. */
@@ -27,22 +29,25 @@ const rateLimitedError = (message: string, retryAfter: number, headers: Record<s
   new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', retryAfter, http: { status: 429, headers: { ...headers, 'Retry-After': String(retryAfter) } } } });
 
 /**
- * Resolves the bearer token to its org and scope through `admitToken`, the path REST takes too
+ * Resolves the request's token (`credentialOf`: the Authorization header, or a publishable key in
+ * the URL) to its org and scope through `admitToken`, the path REST takes too
  * (verification, the failed-attempt limit per client address, one unit of the token's rate
  * limit), and selects the org's cached schema. Refusals are GraphQLErrors carrying their HTTP
  * status; anything else (the database gone) is thrown as is.
  */
 export async function resolveTenant(
   deps: { services: Services; cache: SchemaCache },
-  authorization: string | undefined,
+  credentials: { authorization: string | undefined; urlToken: string | null },
   requestId: string,
   client?: string,
   caller?: CallerOrigin,
 ): Promise<ResolvedTenant> {
   const { services, cache } = deps;
   let admitted;
+  let credential;
   try {
-    admitted = await admitToken(services, bearerTokenOf(authorization), client, caller);
+    credential = credentialOf(credentials.authorization, credentials.urlToken);
+    admitted = await admitToken(services, credential.token, client, caller);
   } catch (err) {
     if (isAppError(err) && err.code === 'UNAUTHENTICATED') throw authError('UNAUTHENTICATED', err.message, err.headers);
     if (isAppError(err) && err.code === 'FORBIDDEN') throw authError('FORBIDDEN', err.message);
@@ -54,5 +59,5 @@ export async function resolveTenant(
   if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.', rateHeaders);
   const org = await cache.get(identity.orgId);
   if (!org) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
-  return { state: { identity, scope, org, requestId }, rateHeaders };
+  return { state: { identity, scope, org, requestId }, rateHeaders, tokenInUrl: credential.inUrl };
 }

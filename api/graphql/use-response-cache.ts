@@ -5,6 +5,7 @@ import type { Queryable } from '../../shared/adapters/db/index.js';
 import type { ExecutionResult } from 'graphql';
 import { print } from 'graphql';
 import { readContentVersion } from '../../shared/delivery/org-schema-source.js';
+import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
 import type { RequestStates } from './request-state.js';
 
 export interface ResponseCacheOptions {
@@ -24,7 +25,7 @@ export interface ResponseCacheOptions {
  * out of the LRU. Only error-free results are kept; a request becomes cacheable when it repeats.
  */
 export function useResponseCache(options: ResponseCacheOptions): Plugin {
-  const lru = new LRUCache<string, { result: ExecutionResult; size: number }>({
+  const lru = new LRUCache<string, { result: ExecutionResult; size: number; keys: readonly string[] }>({
     max: options.max ?? 5000,
     maxSize: options.maxBytes ?? 64 * 1024 * 1024,
     sizeCalculation: (v) => v.size,
@@ -32,7 +33,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
   const seen = new LRUCache<string, true>({ max: (options.max ?? 5000) * 4 });
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as { request: Request; params?: { query?: string } };
+      const ctx = args.contextValue as { request: Request; params?: { query?: string }; reads?: ReadSet };
       const state = options.states.get(ctx.request);
       if (!state) return;
       const request = JSON.stringify([state.identity.orgId, state.org.schemaVersion, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
@@ -47,13 +48,18 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       if (version === null) return;
       const key = `${base}:${version}`;
       const hit = lru.get(key);
-      if (hit) return setResultAndStopExecution(hit.result);
+      if (hit) {
+        // the surrogate keys of what its execution read
+        if (ctx.reads) ctx.reads.fromCache = hit.keys;
+        return setResultAndStopExecution(hit.result);
+      }
       return {
         onExecuteDone({ result }) {
           if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) return;
           const r = result as ExecutionResult;
           if (r.errors?.length) return;
-          lru.set(key, { result: r, size: JSON.stringify(r).length });
+          const keys = ctx.reads ? surrogateKeysOf(state.identity.orgId, ctx.reads) : [];
+          lru.set(key, { result: r, size: JSON.stringify(r).length, keys });
         },
       };
     },

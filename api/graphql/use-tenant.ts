@@ -39,7 +39,8 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           try {
             if (context.tenantError !== undefined) throw context.tenantError;
             const client = context.req ? services.clientAddress(context.req as IncomingMessage) : undefined;
-            const resolved = context.tenant ?? (await resolveTenant(deps, request.headers.get('authorization') ?? undefined, requestId, client, {
+            const credentials = { authorization: request.headers.get('authorization') ?? undefined, urlToken: urlTokenOf(request.url) };
+            const resolved = context.tenant ?? (await resolveTenant(deps, credentials, requestId, client, {
                 origin: request.headers.get('origin') ?? undefined,
                 host: request.headers.get('host') ?? undefined,
               }));
@@ -76,4 +77,10 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);
     },
   };
+}
+
+/** The `access_token` query parameter of a GET (a publishable key); POST bodies carry none. */
+export function urlTokenOf(url: string): string | null {
+  const q = url.indexOf('?');
+  return q === -1 ? null : new URLSearchParams(url.slice(q + 1)).get('access_token');
 }

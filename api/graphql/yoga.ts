@@ -9,6 +9,7 @@ import { useCost } from './use-cost.js';
 import { createMaskError, useErrorCodes, useMaskedResultErrors } from './use-error-codes.js';
 import { useJit, type JitStats } from './use-jit.js';
 import { useLimits } from './use-limits.js';
+import { usePersistedDocuments } from './use-persisted-documents.js';
 import { useResponseCache } from './use-response-cache.js';
 import { useTenant } from './use-tenant.js';
 
@@ -53,6 +54,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     graphqlEndpoint: '/graphql',
     landingPage: false,
     batching: false,
+    // the GraphQL-over-HTTP persisted-documents parameter (usePersistedDocuments)
+    extraParamNames: ['documentId'],
     multipart: false,
     cors: false,
     // counted by useBodyLimit, which trusts a valid Content-Length instead of re-counting the bytes
@@ -69,6 +72,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     plugins: [
       // 1. who is asking: token → org, scope, schema, delivery context
       useTenant({ services, cache, states, mask }),
+      // 1b. a document named by id (persisted queries, trusted documents) becomes its text
+      usePersistedDocuments({ documents: services.documents, states }),
       // 2. document limits before parsing/validation work grows: size, tokens, depth, aliases, directives
       useLimits(states),
       // 3. cost (and limit/offset arguments) before execution; `extensions.cost` after

@@ -6,6 +6,7 @@ import { deadLetterRoutes } from './ingest/dead-letters.js';
 import { ingestRoutes } from './ingest/index.js';
 import { contentRoutes } from './content/index.js';
 import { importRoutes } from './content/import.js';
+import { edgeRoutes } from './edge/index.js';
 import { embedRoutes } from './embed/index.js';
 import { fileRoutes } from './files/index.js';
 import { imageRoutes } from './img/index.js';
@@ -54,5 +55,6 @@ export function jsonRoutes(services: Services): Router[] {
     assetManagementRoutes(services),
     deadLetterRoutes(services),
     webhookRoutes(services),
+    edgeRoutes(services),
   ];
 }

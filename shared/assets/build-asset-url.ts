@@ -23,6 +23,10 @@ export interface AssetTransformationInput {
   imageFormat?: ImageFormatInput | null;
   /** Device pixel ratio, 1–4: multiplies width and height (within the source and 8,192 pixels). */
   dpr?: number | null;
+  /** Gaussian blur, 1–100 (`bl_N`). */
+  blur?: number | null;
+  /** Sharpening, 1–10 (`sh_N`). */
+  sharpen?: number | null;
 }
 
 /**
@@ -87,6 +91,8 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     resize: t.resize ?? preset.resize,
     gravity: t.gravity ?? preset.gravity,
     quality: t.quality ?? preset.quality,
+    blur: t.blur ?? undefined,
+    sharpen: t.sharpen ?? undefined,
     format: t.imageFormat && t.imageFormat !== 'AUTO' ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
     upscale,
     autoFormat: t.imageFormat === 'AUTO' || undefined,
@@ -123,6 +129,12 @@ function checkRanges(t: AssetTransformationInput): void {
   }
   if (t.quality !== null && t.quality !== undefined && (!Number.isInteger(t.quality) || t.quality < 1 || t.quality > 100)) {
     throw badRequest('transformation.quality: must be an integer from 1 to 100.');
+  }
+  if (t.blur !== null && t.blur !== undefined && (!Number.isInteger(t.blur) || t.blur < 1 || t.blur > 100)) {
+    throw badRequest('transformation.blur: must be an integer from 1 to 100.');
+  }
+  if (t.sharpen !== null && t.sharpen !== undefined && (!Number.isInteger(t.sharpen) || t.sharpen < 1 || t.sharpen > 10)) {
+    throw badRequest('transformation.sharpen: must be an integer from 1 to 10.');
   }
   if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
     throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);

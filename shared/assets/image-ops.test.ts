@@ -57,6 +57,15 @@ describe('image operations text form', () => {
     expect(() => parseOps('f_auto,w_800', 'jpg')).toThrow('out of order');
   });
 
+  it('blur and sharpen sit between q and up, round-trip, and refuse values out of range', () => {
+    const ops = parseOps('w_400,q_70,bl_20,sh_3,up_1', 'jpg');
+    expect(ops).toMatchObject({ width: 400, quality: 70, blur: 20, sharpen: 3, upscale: true });
+    expect(encodeOps(ops)).toBe('w_400,q_70,bl_20,sh_3,up_1');
+    for (const bad of ['bl_0', 'bl_101', 'sh_11', 'bl_x', 'sh_3,bl_2']) {
+      expect(() => parseOps(bad, 'jpg'), bad).toThrow(AppError);
+    }
+  });
+
   it('rejects unknown extensions', () => {
     expect(() => parseOps('w_10', 'bmp')).toThrow(/format/);
   });

@@ -4,8 +4,9 @@ import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES, type FocalPoint, type Gravity,
 
 /**
  * The canonical text form of image operations, as it appears in a derivative URL:
- * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, up, f (e.g.
+ * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, bl, sh, up, f (e.g.
  * `w_800,h_600,r_fill,fp_0.5_0.25,q_70`), or `-` for none; the output format is the extension.
+ * `bl_N` blurs (1–100, sigma N/2) and `sh_N` sharpens (1–10, sigma N/2) after resizing;
  * `up_1` allows an output larger than the source (a size is needed for it to mean anything);
  * `f_auto` lets each request's `Accept` choose the format, the extension being the fallback.
  * `normalizeOps` drops what has no effect so that equal results share one text and one cache key.
@@ -35,6 +36,8 @@ export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
     else if (ops.gravity !== undefined && ops.gravity !== 'CENTER') out.gravity = ops.gravity;
   }
   if (ops.quality !== undefined && ops.quality !== DEFAULT_QUALITY) out.quality = ops.quality;
+  if (ops.blur !== undefined) out.blur = ops.blur;
+  if (ops.sharpen !== undefined) out.sharpen = ops.sharpen;
   if (ops.upscale && (out.width !== undefined || out.height !== undefined)) out.upscale = true;
   if (ops.autoFormat) out.autoFormat = true;
   return out;
@@ -49,12 +52,14 @@ export function encodeOps(ops: ImageOps): string {
   if (n.gravity !== undefined) parts.push(`g_${n.gravity.toLowerCase()}`);
   if (n.focalPoint !== undefined) parts.push(`fp_${n.focalPoint.x}_${n.focalPoint.y}`);
   if (n.quality !== undefined) parts.push(`q_${n.quality}`);
+  if (n.blur !== undefined) parts.push(`bl_${n.blur}`);
+  if (n.sharpen !== undefined) parts.push(`sh_${n.sharpen}`);
   if (n.upscale) parts.push('up_1');
   if (n.autoFormat) parts.push('f_auto');
   return parts.length === 0 ? NO_OPS : parts.join(',');
 }
 
-const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'up', 'f'] as const;
+const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'bl', 'sh', 'up', 'f'] as const;
 type OpKey = (typeof ORDER)[number];
 
 function parseIntIn(raw: string, key: string, min: number, max: number): number {
@@ -111,6 +116,12 @@ export function parseOps(text: string, ext: string): ImageOps {
       }
       case 'q':
         ops.quality = parseIntIn(value, 'q', 1, 100);
+        break;
+      case 'bl':
+        ops.blur = parseIntIn(value, 'bl', 1, 100);
+        break;
+      case 'sh':
+        ops.sharpen = parseIntIn(value, 'sh', 1, 10);
         break;
       case 'up':
         if (value !== '1') throw badRequest('Image operation "up": the only value is up_1.');

@@ -68,6 +68,20 @@ describe('transformImage on the fixture images', () => {
     expect([webp.format, webp.width, webp.height]).toEqual(['webp', 300, 198]);
   });
 
+  it('blur smooths the image and sharpen crisps it, measured by the mean edge strength', async () => {
+    // mean absolute response of a Laplacian: the energy of fine detail
+    const detail = async (data: Buffer) => {
+      const raw = await sharp(data).greyscale().convolve({ width: 3, height: 3, kernel: [0, 1, 0, 1, -4, 1, 0, 1, 0], offset: 128 }).raw().toBuffer();
+      let sum = 0;
+      for (const v of raw) sum += Math.abs(v - 128);
+      return sum / raw.length;
+    };
+    const at = (extra: object) => transformImage(jpeg, { width: 400, format: 'png', ...extra }).then((r) => detail(r.data));
+    const [plain, blurred, sharpened] = await Promise.all([at({}), at({ blur: 10 }), at({ sharpen: 4 })]);
+    expect(blurred).toBeLessThan(plain * 0.5);
+    expect(sharpened).toBeGreaterThan(plain * 1.1);
+  });
+
   it('caps the output at 8192 pixels per side', async () => {
     const wide = await sharp({ create: { width: 9000, height: 90, channels: 3, background: '#123' } }).png().toBuffer();
     const meta = await sharp((await transformImage(wide, { format: 'png', quality: 50 })).data).metadata();

@@ -43,6 +43,8 @@ export async function transformImage(
   let img = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: false, pages: 1, autoOrient: true, failOn: 'error' });
   if (plan.extract) img = img.extract(plan.extract);
   if (plan.resize) img = img.resize({ ...plan.resize });
+  if (ops.blur !== undefined) img = img.blur(ops.blur / 2);
+  if (ops.sharpen !== undefined) img = img.sharpen({ sigma: ops.sharpen / 2 });
   img = img.toColourspace('srgb');
   switch (plan.format) {
     case 'jpeg':

@@ -53,6 +53,10 @@ export interface ImageOps {
   gravity?: Gravity;
   focalPoint?: FocalPoint;
   quality?: number;
+  /** Gaussian blur, 1–100 (sigma = blur / 2 output pixels): placeholders, backgrounds. */
+  blur?: number;
+  /** Sharpening, 1–10 (sigma = sharpen / 2): crisper downscaled photos. */
+  sharpen?: number;
   format?: OutputFormat;
   /** Allow an output larger than the source; without it a derivative never enlarges. */
   upscale?: boolean;

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { assetSurrogate } from '../edge/surrogate-keys.js';
 import { derivativeKeyOf } from './derivative-source.js';
 import { negotiateImageFormat } from './negotiate-format.js';
 import { parseImagePath, type ImagePathParts } from './url-grammar.js';
@@ -16,6 +17,8 @@ export interface VerifiedImagePath {
   readonly etag: string;
   /** The format came from the request's `Accept` (`f_auto`): the answer varies on it. */
   readonly negotiated: boolean;
+  /** The surrogate keys of the image (its org and asset), and the two headers that carry them. */
+  readonly surrogate: ReturnType<typeof assetSurrogate>;
 }
 
 /**
@@ -35,7 +38,7 @@ export function createImagePathVerifier(secret: Buffer, remembered = 20_000): Im
   const memo = new LRUCache<string, VerifiedImagePath>({ max: remembered });
   const remember = (memoKey: string, parts: ImagePathParts, negotiated: boolean): VerifiedImagePath => {
     Object.freeze(parts.ops);
-    const verified = Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts), negotiated });
+    const verified = Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts), negotiated, surrogate: assetSurrogate(parts.orgId, parts.assetId) });
     memo.set(memoKey, verified);
     return verified;
   };

@@ -1,5 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { DeliveryScope } from './filters/filter-env.js';
+import { ReadSet } from '../edge/surrogate-keys.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
 
 /** What every resolver of the generated schema reads: the tenant, its scope, batching. */
@@ -13,10 +14,13 @@ export interface DeliveryContext {
   /** Base of absolute asset URLs (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
   loaders: DeliveryLoaders;
+  /** What this request read, for its surrogate keys (the loaders and collections record it). */
+  reads: ReadSet;
 }
 
-export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders'>): DeliveryContext {
-  return { ...args, loaders: createLoaders(args.db, args.orgId, args.scope) };
+export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads'>): DeliveryContext {
+  const reads = new ReadSet();
+  return { ...args, reads, loaders: createLoaders(args.db, args.orgId, args.scope, reads) };
 }
 
 export function orgModels(list: OrgModels['list']): OrgModels {

@@ -5,6 +5,7 @@ import { findAssetsByIds, findCmsByIds, findImagePresets, findSectionPaths } fro
 import type { AssetRow, AuthorRow, LabelRow, ListRow, SectionRow } from './cms-rows.js';
 import { findEntriesByIds } from './entry-repository.js';
 import { shapeCovers, shapeKey, type DeliveredEntryRow, type EntryShape } from './entry-row.js';
+import type { ReadSet } from '../edge/surrogate-keys.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 
 export interface OrgModels {
@@ -50,7 +51,7 @@ const byIdBatch =
   };
 const byId = <T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>) => new DataLoader<string, T | null>(byIdBatch(load));
 
-export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope): DeliveryLoaders {
+export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope, reads: ReadSet): DeliveryLoaders {
   const keyedLoaders = new Map<string, DataLoader<unknown, unknown>>();
   let presets: Promise<Map<string, Record<string, unknown>>> | null = null;
   // Entry rows read or primed in this request, with the shape they were read in (null: whole):
@@ -64,7 +65,10 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
   const recall = (shape: EntryShape, id: string) => known.get(id)?.find((k) => shapeCovers(k.shape, shape));
   const readEntries = (shape: EntryShape | null) => async (ids: readonly string[]) => {
     const rows = await byIdBatch((missing) => findEntriesByIds(db, orgId, scope, missing, shape))(ids);
-    ids.forEach((id, i) => remember(shape, id, rows[i]));
+    ids.forEach((id, i) => {
+      remember(shape, id, rows[i]);
+      reads.entry(id, rows[i]?.model_alias ?? null);
+    });
     return rows;
   };
   const entry = new DataLoader<string, DeliveredEntryRow | null>(readEntries(null));
@@ -90,17 +94,34 @@ export function createLoaders(db: Queryable, orgId: string, scope: DeliveryScope
     },
     primeEntry(shape, id, row) {
       remember(shape, id, row);
+      reads.entry(id, row?.model_alias ?? null);
       if (!shape) entry.prime(id, row);
     },
-    asset: byId((ids) => findAssetsByIds(db, orgId, ids)),
-    section: byId((ids) => findCmsByIds<SectionRow>(db, 'sections', orgId, ids)),
+    asset: byId((ids) => {
+      for (const id of ids) reads.asset(id);
+      return findAssetsByIds(db, orgId, ids);
+    }),
+    section: byId((ids) => {
+      reads.cmsKind('sections');
+      return findCmsByIds<SectionRow>(db, 'sections', orgId, ids);
+    }),
     sectionPath: new DataLoader(async (ids) => {
+      reads.cmsKind('sections');
       const paths = await findSectionPaths(db, orgId, ids);
       return ids.map((id) => paths.get(id) ?? []);
     }),
-    author: byId((ids) => findCmsByIds<AuthorRow>(db, 'authors', orgId, ids)),
-    label: byId((ids) => findCmsByIds<LabelRow>(db, 'labels', orgId, ids)),
-    list: byId((ids) => findCmsByIds<ListRow>(db, 'lists', orgId, ids)),
+    author: byId((ids) => {
+      reads.cmsKind('authors');
+      return findCmsByIds<AuthorRow>(db, 'authors', orgId, ids);
+    }),
+    label: byId((ids) => {
+      reads.cmsKind('labels');
+      return findCmsByIds<LabelRow>(db, 'labels', orgId, ids);
+    }),
+    list: byId((ids) => {
+      reads.cmsKind('lists');
+      return findCmsByIds<ListRow>(db, 'lists', orgId, ids);
+    }),
     presets: () => (presets ??= findImagePresets(db, orgId).then((rows) => new Map(rows.map((r) => [r.name, r.options])))),
     keyed,
   };

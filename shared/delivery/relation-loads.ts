@@ -52,6 +52,8 @@ export function entriesFromField(
   info?: GraphQLResolveInfo,
 ): Promise<CollectionValue<DeliveredEntryRow>> {
   const args = { orgId: ctx.orgId, scope: ctx.scope, ...edge };
+  // which targets are visible changes with any of them being published or withdrawn
+  ctx.reads.collection(null);
   const columns = pageColumns(info);
   const sig = JSON.stringify(['from', edge, page, columns.key]);
   const pages = ctx.loaders.keyed<number, EntryPage>(sig, async (rowIds) => {
@@ -68,6 +70,7 @@ export function entriesFromField(
 /** Assets one entry version points at through a field (rich content media). */
 export function assetsFromField(ctx: DeliveryContext, row: DeliveredEntryRow, edge: { field: string; kind: 'media' | 'rich_media' }, page: Page): Promise<CollectionValue<AssetRow>> {
   const args = { orgId: ctx.orgId, ...edge };
+  ctx.reads.cmsKind('assets');
   const pages = ctx.loaders.keyed<number, AssetRow[]>(JSON.stringify(['assets', edge, page]), async (rowIds) => {
     const rows = await findEdgeAssets(ctx.db, args, rowIds, page);
     return rowIds.map((id) => rows.filter((r) => r._parent === id).map((r) => r.j));
@@ -88,6 +91,7 @@ export function entriesPointingAt(
   info?: GraphQLResolveInfo,
 ): Promise<CollectionValue<DeliveredEntryRow>> {
   const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order };
+  ctx.reads.collection(q.model?.alias ?? null);
   const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null]);
   const want = wants(info);
   // Both selected: the page's statement counts the matches too (see findPagesByTarget).

@@ -5,7 +5,7 @@ import { invalidToken, isAppError, rateLimited, unauthenticated, type AppError }
 import { rateLimitHeaders, type BucketOptions, type RateLimiter } from '../adapters/rate-limit/index.js';
 import { checkCallerOrigin, type CallerOrigin } from './allowed-origins.js';
 import type { TokenIdentity } from './context.js';
-import { checkTokenFormat, hashToken } from './token-format.js';
+import { checkTokenFormat, hashToken, isPublishableKey } from './token-format.js';
 import { findActiveToken } from './token-repository.js';
 
 export interface TokenVerifier {
@@ -94,6 +94,25 @@ export function bearerTokenOf(authorization: string | undefined): string {
   const m = BEARER.exec(authorization);
   if (!m) throw invalidToken('The Authorization header must be "Bearer <token>".');
   return m[1];
+}
+
+/** Where a request's token came from: the Authorization header, or the URL (`access_token`). */
+export interface Credential {
+  token: string;
+  inUrl: boolean;
+}
+
+/**
+ * The token of a GraphQL request: the `access_token` query parameter when it is a publishable key
+ * (`folio_pk_…`, made to be public: a CDN then caches one URL for every visitor), else the
+ * Authorization header. A secret token in a URL would end up in logs and caches: refused (401).
+ */
+export function credentialOf(authorization: string | undefined, urlToken: string | null): Credential {
+  if (urlToken !== null && urlToken !== '') {
+    if (!isPublishableKey(urlToken)) throw invalidToken('Only a publishable key (folio_pk_…) may travel in the URL; send other tokens in the Authorization header.');
+    return { token: urlToken, inUrl: true };
+  }
+  return { token: bearerTokenOf(authorization), inUrl: false };
 }
 
 /** A caller that passed authentication and took one unit of its token's rate limit. */

@@ -6,8 +6,21 @@ export interface TokenIdentity {
   orgSlug: string;
   tokenId: string;
   scopes: Scope[];
+  /** A publishable key (`folio_pk_…`): delivery of published content, may travel in a URL. */
+  publishable: boolean;
   /** The organization's allowed web origins (CORS), or null for any. */
   allowedOrigins: string[] | null;
+  /** The organization's delivery settings: HTTP caching of GraphQL GETs, trusted documents. */
+  delivery: DeliverySettings;
+}
+
+export interface DeliverySettings {
+  /** Cache-Control max-age of a cacheable delivery response, seconds. */
+  maxAge: number;
+  /** Cache-Control stale-while-revalidate, seconds. */
+  staleWhileRevalidate: number;
+  /** Delivery (not preview) runs only registered documents. */
+  trustedDocuments: boolean;
 }
 
 export interface TenantContext extends TokenIdentity {

@@ -61,3 +61,23 @@ export async function findAllowedOrigins(db: Queryable, orgId: string): Promise<
 export async function updateAllowedOrigins(db: Queryable, orgId: string, origins: string[] | null): Promise<void> {
   await db.query('UPDATE organizations SET allowed_origins = $2 WHERE id = $1', [orgId, origins]);
 }
+
+/** The org's delivery settings, as the management API names them. */
+export interface DeliverySettingsRecord {
+  cacheMaxAge: number;
+  cacheStaleWhileRevalidate: number;
+  trustedDocuments: boolean;
+}
+
+/** Changes the members given and returns all of them. */
+export async function updateDeliverySettings(db: Queryable, orgId: string, patch: Partial<DeliverySettingsRecord>): Promise<DeliverySettingsRecord> {
+  const { rows } = await db.query<{ cache_max_age: number; cache_stale_while_revalidate: number; trusted_documents: boolean }>(
+    `UPDATE organizations SET cache_max_age = COALESCE($2, cache_max_age),
+       cache_stale_while_revalidate = COALESCE($3, cache_stale_while_revalidate),
+       trusted_documents = COALESCE($4, trusted_documents)
+     WHERE id = $1 RETURNING cache_max_age, cache_stale_while_revalidate, trusted_documents`,
+    [orgId, patch.cacheMaxAge ?? null, patch.cacheStaleWhileRevalidate ?? null, patch.trustedDocuments ?? null],
+  );
+  const r = rows[0];
+  return { cacheMaxAge: r.cache_max_age, cacheStaleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents };
+}

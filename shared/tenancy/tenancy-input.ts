@@ -13,10 +13,20 @@ export const organizationInputSchema = z.object({
   slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, 1–63 characters'),
 });
 
-export const tokenInputSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  scopes: z.array(z.enum(SCOPES)).min(1).transform((s) => [...new Set(s)]),
-});
+export const tokenInputSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    scopes: z.array(z.enum(SCOPES)).min(1).transform((s) => [...new Set(s)]),
+    /**
+     * A publishable key (`folio_pk_…`): published content only, safe in a web page and in the
+     * query string of GET /graphql (`access_token`), so a CDN caches one URL for every visitor.
+     */
+    publishable: z.boolean().default(false),
+  })
+  .refine((t) => !t.publishable || (t.scopes.length === 1 && t.scopes[0] === 'delivery'), {
+    message: 'a publishable key has the "delivery" scope and no other',
+    path: ['scopes'],
+  });
 
 export const siteInputSchema = z.object({
   id: clientId.optional(),

@@ -1,6 +1,7 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
+import type { TokenIdentity } from './context.js';
 import type { Scope } from './scopes.js';
 import { generateToken, hashToken } from './token-format.js';
 
@@ -8,6 +9,7 @@ export interface TokenRecord {
   id: string;
   name: string;
   scopes: Scope[];
+  publishable: boolean;
   createdAt: Date;
   revokedAt: Date | null;
   lastUsedAt: Date | null;
@@ -17,6 +19,7 @@ interface TokenRow {
   id: string;
   name: string;
   scopes: Scope[];
+  publishable: boolean;
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
@@ -26,6 +29,7 @@ const toRecord = (r: TokenRow): TokenRecord => ({
   id: r.id,
   name: r.name,
   scopes: r.scopes,
+  publishable: r.publishable,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
@@ -35,13 +39,13 @@ const toRecord = (r: TokenRow): TokenRecord => ({
 export async function createToken(
   db: Queryable,
   orgId: string,
-  input: { name: string; scopes: Scope[] },
+  input: { name: string; scopes: Scope[]; publishable?: boolean },
 ): Promise<TokenRecord & { token: string }> {
-  const token = generateToken();
+  const token = generateToken(input.publishable ? 'publishable' : 'secret');
   const { rows } = await db.query<TokenRow>(
-    `INSERT INTO tokens (id, org_id, name, scopes, hash) VALUES ($1, $2, $3, $4, $5)
-     RETURNING id, name, scopes, created_at, revoked_at, last_used_at`,
-    [newId(), orgId, input.name, input.scopes, hashToken(token)],
+    `INSERT INTO tokens (id, org_id, name, scopes, hash, publishable) VALUES ($1, $2, $3, $4, $5, $6)
+     RETURNING id, name, scopes, publishable, created_at, revoked_at, last_used_at`,
+    [newId(), orgId, input.name, input.scopes, hashToken(token), input.publishable === true],
   );
   return { ...toRecord(rows[0]), token };
 }
@@ -49,7 +53,7 @@ export async function createToken(
 export async function listTokens(db: Queryable, orgId: string, page: { offset: number; limit: number }) {
   const [items, total] = await Promise.all([
     db.query<TokenRow>(
-      `SELECT id, name, scopes, created_at, revoked_at, last_used_at FROM tokens
+      `SELECT id, name, scopes, publishable, created_at, revoked_at, last_used_at FROM tokens
        WHERE org_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [orgId, page.limit, page.offset],
     ),
@@ -68,20 +72,32 @@ export async function revokeToken(db: Queryable, orgId: string, tokenId: string)
   return { hash: Buffer.from(rows[0].hash) };
 }
 
-export interface ActiveToken {
-  tokenId: string;
-  orgId: string;
-  orgSlug: string;
-  scopes: Scope[];
-  allowedOrigins: string[] | null;
-}
-
-export async function findActiveToken(db: Queryable, hash: Buffer): Promise<ActiveToken | null> {
-  const { rows } = await db.query<{ id: string; org_id: string; slug: string; scopes: Scope[]; allowed_origins: string[] | null }>(
-    `SELECT t.id, t.org_id, o.slug, t.scopes, o.allowed_origins FROM tokens t JOIN organizations o ON o.id = t.org_id
+export async function findActiveToken(db: Queryable, hash: Buffer): Promise<TokenIdentity | null> {
+  const { rows } = await db.query<{
+    id: string;
+    org_id: string;
+    slug: string;
+    scopes: Scope[];
+    publishable: boolean;
+    allowed_origins: string[] | null;
+    cache_max_age: number;
+    cache_stale_while_revalidate: number;
+    trusted_documents: boolean;
+  }>(
+    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
+     FROM tokens t JOIN organizations o ON o.id = t.org_id
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
   );
   const r = rows[0];
-  return r ? { tokenId: r.id, orgId: r.org_id, orgSlug: r.slug, scopes: r.scopes, allowedOrigins: r.allowed_origins } : null;
+  if (!r) return null;
+  return {
+    tokenId: r.id,
+    orgId: r.org_id,
+    orgSlug: r.slug,
+    scopes: r.scopes,
+    publishable: r.publishable,
+    allowedOrigins: r.allowed_origins,
+    delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
+  };
 }

@@ -1,3 +1,5 @@
+import { findEdgeUrls } from '../edge/edge-url-repository.js';
+import { PATHS_PER_PURGE, sendPurge } from '../edge/purge-sender.js';
 import type { Services } from '../services.js';
 import { claimDelivery, recordAttempt, type AttemptRecord, type DeliveryKey } from './delivery-repository.js';
 import { signDelivery } from './signing.js';
@@ -62,7 +64,13 @@ export async function deliverOnce(services: Services, key: DeliveryKey): Promise
     // Its webhook was disabled: the delivery ends without an attempt (redeliver sends it later).
     record = { statusCode: null, durationMs: null, error: 'webhook disabled', excerpt: null, outcome: { status: 'failed' }, counted: false };
   } else {
-    const sent = await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
+    const sent = d.purge
+      ? await sendPurge(
+          { sender: services.webhookSender, apis: config.purgeApis, urlsFor: (keys) => findEdgeUrls(db, d.orgId, keys, PATHS_PER_PURGE) },
+          d.purge,
+          (JSON.parse(d.body) as { keys: string[] }).keys,
+        )
+      : await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
     const attempt = d.attempts + 1;
     const delay = config.webhooks.retryDelaysMs[attempt - 1];
     const outcome: AttemptRecord['outcome'] = sent.ok

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../adapters/db/index.js';
+import type { PurgeConfig } from '../edge/purge-target.js';
 
 /**
  * All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
@@ -26,6 +27,8 @@ export interface Subscriber {
   id: string;
   events: string[];
   models: string[] | null;
+  /** A purge target: its deliveries carry surrogate keys, not the event. */
+  purge: boolean;
 }
 
 export interface NewDelivery {
@@ -60,11 +63,11 @@ export async function takeUndispatchedEvents(tx: Queryable, limit: number): Prom
 }
 
 export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promise<Subscriber[]> {
-  const { rows } = await tx.query<{ org_id: string; id: string; events: string[]; models: string[] | null }>(
-    'SELECT org_id, id, events, models FROM webhooks WHERE enabled AND org_id = ANY($1::text[]) ORDER BY created_at, id',
+  const { rows } = await tx.query<{ org_id: string; id: string; events: string[]; models: string[] | null; kind: string }>(
+    'SELECT org_id, id, events, models, kind FROM webhooks WHERE enabled AND org_id = ANY($1::text[]) ORDER BY created_at, id',
     [orgIds],
   );
-  return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models }));
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models, purge: r.kind === 'purge' }));
 }
 
 /** Inserts deliveries in the order given, stamps the events, and returns the new lane heads. */
@@ -101,6 +104,8 @@ export interface DeliveryToSend {
   secrets: string[];
   /** The webhook's failures in a row when read (a success resets them only when there are some). */
   failedInARow: number;
+  /** A purge target's settings: the body lists surrogate keys to purge there. */
+  purge: PurgeConfig | null;
 }
 
 /**
@@ -120,6 +125,7 @@ export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: nu
     previous_secret: string | null;
     previous_valid: boolean;
     failed_in_a_row: number;
+    purge: PurgeConfig | null;
   }>(
     `UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $3::double precision / 1000)
      FROM webhooks w
@@ -128,7 +134,7 @@ export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: nu
        AND (d.claimed_until IS NULL OR d.claimed_until < now())
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                        WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
-     RETURNING d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row,
+     RETURNING d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
                COALESCE(w.previous_secret_until > now(), false) AS previous_valid`,
     [key.orgId, key.id, claimMs],
   );
@@ -144,6 +150,7 @@ export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: nu
     enabled: r.enabled,
     secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
     failedInARow: r.failed_in_a_row,
+    purge: r.purge,
   };
 }
 

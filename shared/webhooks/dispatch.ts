@@ -1,4 +1,5 @@
 import type { Queryable } from '../adapters/db/index.js';
+import { purgeKeysOf } from '../edge/purge-keys.js';
 import { matchesEvent } from '../events/event-types.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
@@ -31,7 +32,9 @@ async function dispatchBatch(tx: Queryable): Promise<{ heads: DeliveryKey[]; cou
   const deliveries: NewDelivery[] = [];
   for (const event of events) {
     for (const s of subscribers) {
-      if (s.orgId === event.orgId && wants(s, event)) deliveries.push(deliveryOf(event, s));
+      if (s.orgId !== event.orgId || !wants(s, event)) continue;
+      const delivery = deliveryOf(event, s);
+      if (delivery) deliveries.push(delivery);
     }
   }
   const heads = await insertDeliveries(tx, deliveries, events.map((e) => e.id));
@@ -42,15 +45,17 @@ async function dispatchBatch(tx: Queryable): Promise<{ heads: DeliveryKey[]; cou
 const wants = (s: Subscriber, e: PendingEvent): boolean =>
   matchesEvent(s.events, e.type) && (s.models === null || e.model === null || s.models.includes(e.model));
 
-/** The body is fixed here, once: every attempt sends the same bytes under the same id. */
-function deliveryOf(event: PendingEvent, s: Subscriber): NewDelivery {
-  return {
-    orgId: event.orgId,
-    id: `msg_${newId()}`,
-    webhookId: s.id,
-    eventId: event.id,
-    eventType: event.type,
-    lane: event.subject,
-    body: JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data }),
-  };
+/**
+ * The body is fixed here, once: every attempt sends the same bytes under the same id. A purge
+ * target's body is the surrogate keys the event makes stale; an event that makes none stale
+ * (a draft saved) gives it no delivery.
+ */
+function deliveryOf(event: PendingEvent, s: Subscriber): NewDelivery | null {
+  let body: string;
+  if (s.purge) {
+    const keys = purgeKeysOf(event);
+    if (keys.length === 0) return null;
+    body = JSON.stringify({ type: event.type, keys });
+  } else body = JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+  return { orgId: event.orgId, id: `msg_${newId()}`, webhookId: s.id, eventId: event.id, eventType: event.type, lane: event.subject, body };
 }

@@ -1,6 +1,13 @@
 import type { Queryable } from '../adapters/db/index.js';
+import type { PurgeConfig } from '../edge/purge-target.js';
 
-/** All SQL on `webhooks`; every statement is scoped by org. The secret never leaves through here. */
+/**
+ * All SQL on `webhooks`; every statement is scoped by org and by kind: a purge target (kind
+ * `purge`, see the edge folder) is a subscription of the same machinery that webhook routes
+ * never see, and the reverse. The secret never leaves through here.
+ */
+
+export type SubscriptionKind = 'webhook' | 'purge';
 
 export interface WebhookRecord {
   id: string;
@@ -15,6 +22,8 @@ export interface WebhookRecord {
   failedInARow: number;
   createdAt: Date;
   updatedAt: Date;
+  /** A purge target's provider and settings (none on a webhook). */
+  purge?: PurgeConfig;
 }
 
 interface WebhookRow {
@@ -28,9 +37,10 @@ interface WebhookRow {
   failed_in_a_row: number;
   created_at: Date;
   updated_at: Date;
+  purge: PurgeConfig | null;
 }
 
-const COLUMNS = 'id, url, events, models, description, enabled, disabled_reason, failed_in_a_row, created_at, updated_at';
+const COLUMNS = 'id, url, events, models, description, enabled, disabled_reason, failed_in_a_row, created_at, updated_at, purge';
 
 const toRecord = (r: WebhookRow): WebhookRecord => ({
   id: r.id,
@@ -43,36 +53,37 @@ const toRecord = (r: WebhookRow): WebhookRecord => ({
   failedInARow: r.failed_in_a_row,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  ...(r.purge ? { purge: r.purge } : {}),
 });
 
 export async function insertWebhook(
   db: Queryable,
   orgId: string,
-  w: { id: string; url: string; events: string[]; models: string[] | null; description: string | null; enabled: boolean; secret: string },
+  w: { id: string; url: string; events: string[]; models: string[] | null; description: string | null; enabled: boolean; secret: string; purge?: PurgeConfig },
 ): Promise<WebhookRecord> {
   const { rows } = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (org_id, id, url, events, models, description, enabled, secret)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [orgId, w.id, w.url, w.events, w.models, w.description, w.enabled, w.secret],
+    `INSERT INTO webhooks (org_id, id, url, events, models, description, enabled, secret, kind, purge)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+    [orgId, w.id, w.url, w.events, w.models, w.description, w.enabled, w.secret, w.purge ? 'purge' : 'webhook', w.purge ? JSON.stringify(w.purge) : null],
   );
   return toRecord(rows[0]);
 }
 
-export async function listWebhooks(db: Queryable, orgId: string, page: { offset: number; limit: number }) {
+export async function listWebhooks(db: Queryable, orgId: string, page: { offset: number; limit: number }, kind: SubscriptionKind = 'webhook') {
   const [items, total] = await Promise.all([
-    db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset]),
-    db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [orgId]),
+    db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND kind = $4 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset, kind]),
+    countWebhooks(db, orgId, kind),
   ]);
-  return { items: items.rows.map(toRecord), total: total.rows[0].n };
+  return { items: items.rows.map(toRecord), total };
 }
 
-export async function countWebhooks(db: Queryable, orgId: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [orgId]);
+export async function countWebhooks(db: Queryable, orgId: string, kind: SubscriptionKind = 'webhook'): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1 AND kind = $2', [orgId, kind]);
   return rows[0].n;
 }
 
-export async function findWebhook(db: Queryable, orgId: string, id: string): Promise<WebhookRecord | null> {
-  const { rows } = await db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND id = $2`, [orgId, id]);
+export async function findWebhook(db: Queryable, orgId: string, id: string, kind: SubscriptionKind = 'webhook'): Promise<WebhookRecord | null> {
+  const { rows } = await db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND id = $2 AND kind = $3`, [orgId, id, kind]);
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
@@ -84,7 +95,8 @@ export async function updateWebhook(
   db: Queryable,
   orgId: string,
   id: string,
-  patch: { url?: string; events?: string[]; models?: string[] | null; description?: string | null; enabled?: boolean },
+  patch: { url?: string; events?: string[]; models?: string[] | null; description?: string | null; enabled?: boolean; purge?: PurgeConfig },
+  kind: SubscriptionKind = 'webhook',
 ): Promise<WebhookRecord | null> {
   const { rows } = await db.query<WebhookRow>(
     `UPDATE webhooks SET
@@ -95,8 +107,9 @@ export async function updateWebhook(
        enabled = COALESCE($9, enabled),
        disabled_reason = CASE WHEN $9 IS TRUE THEN NULL ELSE disabled_reason END,
        failed_in_a_row = CASE WHEN $9 IS TRUE THEN 0 ELSE failed_in_a_row END,
+       purge = COALESCE($11::jsonb, purge),
        updated_at = now()
-     WHERE org_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+     WHERE org_id = $1 AND id = $2 AND kind = $10 RETURNING ${COLUMNS}`,
     [
       orgId,
       id,
@@ -107,20 +120,22 @@ export async function updateWebhook(
       patch.description !== undefined,
       patch.description ?? null,
       patch.enabled ?? null,
+      kind,
+      patch.purge ? JSON.stringify(patch.purge) : null,
     ],
   );
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-export async function deleteWebhook(db: Queryable, orgId: string, id: string): Promise<boolean> {
-  const r = await db.query('DELETE FROM webhooks WHERE org_id = $1 AND id = $2', [orgId, id]);
+export async function deleteWebhook(db: Queryable, orgId: string, id: string, kind: SubscriptionKind = 'webhook'): Promise<boolean> {
+  const r = await db.query('DELETE FROM webhooks WHERE org_id = $1 AND id = $2 AND kind = $3', [orgId, id, kind]);
   return r.rowCount > 0;
 }
 
 /** A new secret; the current one keeps signing beside it until `previousUntil`. */
 export async function rotateWebhookSecret(db: Queryable, orgId: string, id: string, secret: string, previousUntil: Date): Promise<boolean> {
   const r = await db.query(
-    `UPDATE webhooks SET previous_secret = secret, previous_secret_until = $4, secret = $3, updated_at = now() WHERE org_id = $1 AND id = $2`,
+    `UPDATE webhooks SET previous_secret = secret, previous_secret_until = $4, secret = $3, updated_at = now() WHERE org_id = $1 AND id = $2 AND kind = 'webhook'`,
     [orgId, id, secret, previousUntil],
   );
   return r.rowCount > 0;

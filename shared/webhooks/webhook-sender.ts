@@ -16,7 +16,8 @@ export interface AttemptOutcome {
 }
 
 export interface WebhookSender {
-  send(url: string, headers: SignedHeaders, body: string): Promise<AttemptOutcome>;
+  /** POSTs a JSON body (or sends `method`; the caller's headers win over the JSON content type). */
+  send(url: string, headers: SignedHeaders | Record<string, string>, body: string, method?: string): Promise<AttemptOutcome>;
   close(): void;
 }
 
@@ -38,7 +39,7 @@ export function createWebhookSender(options: { timeoutMs: number; allowPrivateTa
   };
 
   return {
-    send(rawUrl, headers, body) {
+    send(rawUrl, headers, body, method = 'POST') {
       const started = performance.now();
       const done = (partial: Omit<AttemptOutcome, 'durationMs'>): AttemptOutcome => ({ ...partial, durationMs: Math.round(performance.now() - started) });
       const url = new URL(rawUrl);
@@ -55,9 +56,9 @@ export function createWebhookSender(options: { timeoutMs: number; allowPrivateTa
           resolve(done(o));
         };
         const req = transport.request(url, {
-          method: 'POST',
+          method,
           agent: agents[url.protocol as 'http:' | 'https:'],
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Folio-Webhooks/1' },
+          headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body), 'user-agent': 'Folio-Webhooks/1' },
         });
         const timer = setTimeout(() => {
           finish({ ok: false, statusCode: null, error: `no complete answer within ${options.timeoutMs} ms`, excerpt: null });

@@ -15,7 +15,7 @@ export const MAX_WEBHOOKS_PER_ORG = 100;
 export const PREVIOUS_SECRET_VALID_MS = 24 * 3600_000;
 
 /** The URL, normalized, once it is well formed and leads to a public address (422 otherwise). */
-async function receiverUrl(config: Config, raw: string): Promise<string> {
+export async function receiverUrl(config: Config, raw: string): Promise<string> {
   const problems = urlProblems(raw);
   if (problems.length > 0) throw unprocessable('Invalid webhook URL.', problems);
   const url = new URL(raw);

@@ -1,12 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
-import { freePort } from '../support/free-port.js';
-import { stopChild } from '../support/stop-child.js';
+import { cachingProxy, hasNginx, NGINX, startNginx, type Nginx } from '../support/nginx.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 /**
@@ -15,15 +10,13 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
  * is the origin request that produced the copy, never a request id Folio's logs do not know —
  * while errors carry X-Request-Id and Cache-Control: no-store, so no cache keeps them.
  */
-const NGINX = '/usr/sbin/nginx';
-if (!existsSync(NGINX)) console.warn(`skipping the CDN header test: no ${NGINX} (apt-get install nginx)`);
+if (!hasNginx) console.warn(`skipping the CDN header test: no ${NGINX} (apt-get install nginx)`);
 
-describe.runIf(existsSync(NGINX))('request ids through nginx proxy_cache', () => {
+describe.runIf(hasNginx)('request ids through nginx proxy_cache', () => {
   let app: TestApp;
   let org: TestOrg;
-  let dir: string;
   let cdn: string;
-  let nginx: ChildProcess;
+  let nginx: Nginx;
   let asset: UrlAsset;
 
   beforeAll(async () => {
@@ -32,43 +25,15 @@ describe.runIf(existsSync(NGINX))('request ids through nginx proxy_cache', () =>
     const image = await readFile(new URL('../fixtures/images/goldfish.png', import.meta.url));
     const up = await app.json('/management/v1/assets?fileName=g.png', { method: 'POST', token: org.manageToken, rawBody: new Uint8Array(image), headers: { 'content-type': 'image/png' } });
     asset = up.body.result;
-    dir = await mkdtemp(path.join(os.tmpdir(), 'folio-cdn-'));
-    // nginx started as root runs its workers as nobody: they write the cache and temp files here
-    await chmod(dir, 0o777);
-    const port = await freePort();
-    cdn = `http://127.0.0.1:${port}`;
-    await writeFile(
-      path.join(dir, 'nginx.conf'),
-      `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
-events {}
-http {
-  access_log off;
-  proxy_cache_path ${dir}/cache keys_zone=folio:1m;
-  client_body_temp_path ${dir}/b; proxy_temp_path ${dir}/p; fastcgi_temp_path ${dir}/f; uwsgi_temp_path ${dir}/u; scgi_temp_path ${dir}/s;
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass ${app.baseUrl};
-      proxy_cache folio;
-      proxy_cache_valid any 1m;
-      add_header X-CDN-Cache $upstream_cache_status always;
-    }
-  }
-}
-`,
-    );
-    nginx = spawn(NGINX, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
-    const deadline = Date.now() + 10_000;
-    while (!(await fetch(`${cdn}/healthz`).then((r) => r.status > 0, () => false))) {
-      if (Date.now() > deadline) throw new Error('nginx did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    nginx = await startNginx({
+      server: () => cachingProxy(app.baseUrl, ['proxy_cache_valid any 1m']),
+    });
+    cdn = nginx.url;
   }, 60_000);
 
   afterAll(async () => {
-    await stopChild(nginx);
+    await nginx?.stop();
     await app?.close();
-    await rm(dir, { recursive: true, force: true });
   });
 
   const throughCdn = (pathname: string, requestId: string) => fetch(cdn + pathname, { headers: { 'x-request-id': requestId } });

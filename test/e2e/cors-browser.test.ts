@@ -40,25 +40,36 @@ describe.skipIf(!hasChromium)('a page on another origin, in Chromium', () => {
     await app?.close();
   });
 
-  /** Runs a GraphQL POST from a page at `pageOrigin` with `token`; what the page's script sees. */
-  async function fromPage(pageOrigin: string, token: string) {
+  /**
+   * Runs a GraphQL request from a page at `pageOrigin` — a POST with `token` in the header, or a
+   * GET with `key` in the URL — and returns what the page's script sees.
+   */
+  async function fromPage(pageOrigin: string, auth: { token: string } | { key: string }) {
     const page = await browser.newPage();
     try {
       await page.goto(`${pageOrigin}/`);
+      const query = '{ __typename }';
+      const [path, init] =
+        'token' in auth
+          ? ['/graphql', { method: 'POST', headers: { authorization: `Bearer ${auth.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query }) }]
+          : [`/graphql?query=${encodeURIComponent(query)}&access_token=${auth.key}`, {}];
       return await page.evaluate(
-        async ({ url, token }) => {
+        async ({ url, init }) => {
           try {
-            const res = await fetch(`${url}/graphql`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ query: '{ __typename }' }),
-            });
-            return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: { extensions: { code: string } }[] }, remaining: res.headers.get('ratelimit-remaining') };
+            const res = await fetch(url, init);
+            const header = (name: string) => res.headers.get(name);
+            return {
+              status: res.status,
+              body: (await res.json()) as { data?: unknown; errors?: { extensions: { code: string } }[] },
+              remaining: header('ratelimit-remaining'),
+              cacheControl: header('cache-control'),
+              etag: header('etag'),
+            };
           } catch (err) {
             return { blocked: String(err) };
           }
         },
-        { url: app.baseUrl, token },
+        { url: app.baseUrl + path, init },
       );
     } finally {
       await page.close();
@@ -67,12 +78,25 @@ describe.skipIf(!hasChromium)('a page on another origin, in Chromium', () => {
 
   it('a delivery token works from any origin; a restricted org refuses an origin outside its list', async () => {
     const [openToken, restrictedToken] = await Promise.all([app.createToken(open.manageToken, ['delivery']), app.createToken(restricted.manageToken, ['delivery'])]);
-    const anywhere = await fromPage(`http://localhost:${pagePort}`, openToken);
+    const anywhere = await fromPage(`http://localhost:${pagePort}`, { token: openToken });
     expect(anywhere).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
     expect(Number((anywhere as { remaining: string }).remaining)).toBeGreaterThan(0); // an exposed header
 
-    expect(await fromPage(`http://127.0.0.1:${pagePort}`, restrictedToken)).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+    expect(await fromPage(`http://127.0.0.1:${pagePort}`, { token: restrictedToken })).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
     // the refusal is readable by the page: 403 in GraphQL's shape
-    expect(await fromPage(`http://localhost:${pagePort}`, restrictedToken)).toMatchObject({ status: 403, body: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } });
+    expect(await fromPage(`http://localhost:${pagePort}`, { token: restrictedToken })).toMatchObject({ status: 403, body: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } });
+  });
+
+  it('a publishable key in the URL works from any origin (cacheable, readable ETag); a restricted org refuses an origin outside its list', async () => {
+    const key = async (org: TestOrg) => (await app.json('/management/v1/tokens', { token: org.manageToken, body: { name: 'page', scopes: ['delivery'], publishable: true } })).body.result.token as string;
+    const [openKey, restrictedKey] = await Promise.all([key(open), key(restricted)]);
+    expect(await fromPage(`http://localhost:${pagePort}`, { key: openKey })).toMatchObject({
+      status: 200,
+      body: { data: { __typename: 'Query' } },
+      cacheControl: expect.stringMatching(/^public, max-age=\d+/),
+      etag: expect.stringMatching(/^"/),
+    });
+    expect(await fromPage(`http://127.0.0.1:${pagePort}`, { key: restrictedKey })).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+    expect(await fromPage(`http://localhost:${pagePort}`, { key: restrictedKey })).toMatchObject({ status: 403, body: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } });
   });
 });

@@ -79,6 +79,22 @@ describe('README examples', () => {
     expect(answer.data.articleCollection).toMatchObject({ total: 1, items: [{ system: { title: 'Hello, data' }, author: { name: 'Ada Lovelace' } }] });
   }, 90_000);
 
+  it('edge caching: a publishable key in the URL, caching headers, a 304, a purge target', async () => {
+    const run = await runBlock('edge');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const lines = run.stdout.trim().split('\n').map((l) => l.trim());
+    expect(JSON.parse(lines[0])).toMatchObject({ data: { __typename: 'Query' } });
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^cache-control: public, max-age=60, stale-while-revalidate=300$/i),
+        expect.stringMatching(/^etag: "[A-Za-z0-9_-]{43}"$/i),
+        expect.stringMatching(/^surrogate-key: o\.[A-Za-z0-9]+$/i),
+        '304',
+        '["cloudflare","023e105f4ecef8ad9ca31a8372d0c353",true]',
+      ]),
+    );
+  }, 90_000);
+
   it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
     const run = await runBlock('webhooks');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

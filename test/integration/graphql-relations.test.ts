@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReadSet } from '../../shared/edge/surrogate-keys.js';
 import { assembleFields, entryColumns, type EntryColumn, type DeliveredEntryRow } from '../../shared/delivery/entry-row.js';
 import { createLoaders } from '../../shared/delivery/loaders.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
@@ -378,7 +379,7 @@ describe('collection items read only the columns their selection needs', () => {
   });
 
   it('a shaped entry loader takes a row already read in a shape that covers its own, and reads otherwise', async () => {
-    const loaders = createLoaders(app.services.db, o.orgId, 'delivery');
+    const loaders = createLoaders(app.services.db, o.orgId, 'delivery', new ReadSet());
     const shape = (columns: EntryColumn[], keys: string[]) => ({ columns: new Set<EntryColumn>(['row_id', 'id', 'model_alias', 'fields', ...columns]), fieldKeys: new Set(keys) });
     const reads = async <T>(fn: () => Promise<T>) => {
       const before = app.services.db.stats.queries;

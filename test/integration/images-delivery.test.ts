@@ -54,6 +54,26 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(await sharp(Buffer.from(await avif.arrayBuffer())).metadata()).toMatchObject({ format: 'heif', width: 100 });
   });
 
+  it('images and files name their asset in Surrogate-Key and Cache-Tag, hits and misses alike, and their paths are recorded for purges', async () => {
+    const keys = [`o.${org.orgId}`, `o.${org.orgId}.a.${mouse.id}`];
+    const url = urlOf(mouse, { width: 90, blur: 8, sharpen: 2 });
+    expect(url).toContain('w_90,bl_8,sh_2');
+    for (const cache of ['MISS', 'HIT']) {
+      const res = await get(url);
+      expect([res.status, res.headers.get('x-cache')]).toEqual([200, cache]);
+      expect(res.headers.get('surrogate-key')).toBe(keys.join(' '));
+      expect(res.headers.get('cache-tag')).toBe(keys.join(','));
+    }
+    const file = await get(mouse.url);
+    expect(file.headers.get('surrogate-key')).toBe(keys.join(' '));
+    await app.services.edgeUrls.flush();
+    const { rows } = await app.services.db.query<{ url: string }>('SELECT url FROM edge_urls WHERE org_id = $1 AND keys && $2::text[] ORDER BY url', [org.orgId, [keys[1]]]);
+    expect(rows.map((r) => r.url)).toEqual(expect.arrayContaining([new URL(url).pathname, new URL(mouse.url).pathname]));
+    // out of range: refused when the URL is built (BAD_USER_INPUT in GraphQL)
+    expect(() => urlOf(mouse, { width: 90, blur: 101 })).toThrow('transformation.blur');
+    expect(() => urlOf(mouse, { width: 90, sharpen: 0 })).toThrow('transformation.sharpen');
+  });
+
   it('imageFormat AUTO: AVIF, WebP or the source format by Accept, with Vary: Accept; each stored once', async () => {
     const url = urlOf(mouse, { width: 120, imageFormat: 'AUTO' });
     expect(url).toMatch(/,f_auto\.jpg$/);

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import pg from 'pg';
 import type { Server } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,30 @@ export interface TestAppOptions {
   logDestination?: DestinationStream;
   /** The Redis key and queue namespace (a worker process of the test's own joins it); random when absent. */
   namespace?: string;
+  /**
+   * On the production stack, a Postgres database of the app's own, dropped at close: for suites
+   * that dispatch webhook or purge events (WEBHOOK_DISPATCH=true), since a dispatcher takes every
+   * undispatched event of its database, and another suite's would send this one's with its own
+   * settings. (The webhook suite dispatches on the shared database; no other suite does.)
+   */
+  ownDatabase?: boolean;
+}
+
+/** A fresh database next to `url`'s, and how to drop it. */
+async function createOwnDatabase(url: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  return { url: own.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 // chDB opens one data folder per process, so every test app of a test file shares one store
@@ -94,13 +119,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adminToken = 'test-admin-' + randomBase62(40);
   const metricsToken = 'test-metrics-' + randomBase62(40);
   const namespace = options.namespace ?? 't' + randomBase62(10);
+  const ownDb = options.ownDatabase && process.env.DATABASE_URL ? await createOwnDatabase(process.env.DATABASE_URL, `folio_${namespace.toLowerCase()}`) : undefined;
   const env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     PORT: '0',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PLATFORM_ADMIN_TOKEN: adminToken,
     METRICS_TOKEN: metricsToken,
-    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_URL: ownDb?.url ?? process.env.DATABASE_URL,
     DATABASE_POOL_SIZE: '4',
     REDIS_URL: process.env.REDIS_URL,
     CLICKHOUSE_URL: process.env.CLICKHOUSE_URL,
@@ -179,6 +205,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await closeServer(server as Server, 1000);
       await closeServices(services);
+      await ownDb?.drop();
       await s3?.close();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /** One request a receiver got, as the wire carried it. */
 export interface Received {
+  method: string;
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -12,8 +13,11 @@ export interface Received {
   at: number;
 }
 
-/** What to answer: a status, or never (the connection stays open until the receiver closes). */
-export type Answer = number | 'hang';
+/**
+ * What to answer: a status, a status with a JSON body (an API stand-in), or never (the connection
+ * stays open until the receiver closes).
+ */
+export type Answer = number | 'hang' | { status: number; json: unknown };
 
 export interface WebhookReceiver {
   url: string;
@@ -53,7 +57,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-      const r: Received = { path: req.url ?? '/', headers, body, payload: JSON.parse(body) as Received['payload'], at };
+      const r: Received = { method: req.method ?? '', path: req.url ?? '/', headers, body, payload: parsedOrEmpty(body), at };
       const seenBefore = receiver.received.filter((x) => x.headers['webhook-id'] === headers['webhook-id']).length;
       receiver.received.push(r);
       const answer = receiver.answer(r, seenBefore);
@@ -62,11 +66,21 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         res.on('close', () => hanging.delete(res));
         return;
       }
-      res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `failing on purpose (${answer})` : 'ok');
+      if (typeof answer === 'object') res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+      else res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `failing on purpose (${answer})` : 'ok');
     });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return receiver;
+}
+
+/** A webhook's JSON body; other requests (a purge's, often bodiless) get an empty payload. */
+function parsedOrEmpty(body: string): Received['payload'] {
+  try {
+    return JSON.parse(body) as Received['payload'];
+  } catch {
+    return { type: '', timestamp: '', data: {} };
+  }
 }

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { assetSurrogate } from '../../../shared/edge/surrogate-keys.js';
 import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
 import type { Asset } from '../../../shared/assets/types.js';
 import { parseFilePath } from '../../../shared/assets/url-grammar.js';
@@ -30,6 +31,9 @@ export function fileRoutes(services: Services): Router {
   };
 
   const commonHeaders = (res: Response, asset: Asset) => {
+    const surrogate = assetSurrogate(asset.orgId, asset.id);
+    for (const [name, value] of Object.entries(surrogate.headers)) res.setHeader(name, value);
+    services.edgeUrls.record(asset.orgId, res.req.path, surrogate.keys);
     res.setHeader('Content-Type', asset.contentType);
     res.setHeader('ETag', `"${asset.versionId}"`);
     res.setHeader('Cache-Control', IMMUTABLE);

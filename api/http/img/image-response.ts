@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { LRUCache } from 'lru-cache';
 import type { CachedDerivative } from '../../../shared/assets/asset-caches.js';
+import type { VerifiedImagePath } from '../../../shared/assets/verified-image-paths.js';
+import type { Services } from '../../../shared/services.js';
 import { IMMUTABLE } from '../files/send-headers.js';
 import { markShareable } from '../request-context.js';
 
@@ -10,6 +12,16 @@ export interface ImageHead {
   etag: string;
   cache: 'HIT' | 'MISS';
   immutable: boolean;
+}
+
+/**
+ * An image answer names its asset in the surrogate-key headers (a CDN purges it when the asset
+ * changes or goes), and its path is recorded for purge targets that purge by URL.
+ */
+export function markImage(services: Pick<Services, 'edgeUrls'>, res: ServerResponse, path: string, image: VerifiedImagePath): void {
+  res.setHeader('Surrogate-Key', image.surrogate.headers['Surrogate-Key']);
+  res.setHeader('Cache-Tag', image.surrogate.headers['Cache-Tag']);
+  services.edgeUrls.record(image.parts.orgId, path, image.surrogate.keys);
 }
 
 /** One writeHead per response: the hit path is mostly this and the body write. */

@@ -9,7 +9,7 @@ import { badRequest, notFound, rateLimited } from '../../../shared/errors/index.
 import type { Services } from '../../../shared/services.js';
 import { pipeBody } from '../files/pipe-body.js';
 import { answeredNotModified } from '../files/send-headers.js';
-import { serveFromMemory, writeImageHead } from './image-response.js';
+import { markImage, serveFromMemory, writeImageHead } from './image-response.js';
 
 /** Derivatives up to this size are kept in process memory after a storage read. */
 const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -103,6 +103,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
     const direct = services.verifyImagePath(path, req.headers.accept);
     const { parts } = direct;
     if (direct.negotiated) res.setHeader('Vary', 'Accept');
+    markImage(services, res, path, direct);
     if (answeredNotModified(req, res, direct.etag)) return;
     await inflight.get(direct.key)?.catch(() => undefined);
     if (await serve(res, direct.key, direct.etag, 'HIT', true)) {

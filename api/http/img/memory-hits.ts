@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '../../../shared/services.js';
 import { answeredNotModified } from '../files/send-headers.js';
-import { serveFromMemory } from './image-response.js';
+import { markImage, serveFromMemory } from './image-response.js';
 import type { VerifiedImagePath } from '../../../shared/assets/verified-image-paths.js';
 
 /**
@@ -23,6 +23,7 @@ export function imageMemoryHits(services: Services): (req: IncomingMessage, res:
     }
     const { key, etag } = derivative;
     if (derivative.negotiated) res.setHeader('Vary', 'Accept');
+    markImage(services, res, path, derivative);
     if (answeredNotModified(req, res, etag)) return true;
     if (!serveFromMemory(memory, res, key, etag, 'HIT', true)) return false;
     lookups.inc({ cache: 'image-derivatives', result: 'hit' });

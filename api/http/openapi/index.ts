@@ -8,6 +8,7 @@ import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
 import { platform } from '../platform/openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
+import { edge } from '../edge/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -18,6 +19,7 @@ const fragments: OpenApiFragment[] = [
   analytics,
   ingest,
   webhooks,
+  edge,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {

@@ -298,6 +298,9 @@ describe('built-in types', () => {
       // added for the browser: a fixed output format, and a device pixel ratio
       imageFormat: 'CmsImageFormat',
       dpr: 'Float',
+      // and image effects
+      blur: 'Int',
+      sharpen: 'Int',
     });
     expect(enumValues('CmsImageFormat')).toEqual(['AUTO', 'AVIF', 'WEBP', 'JPEG', 'PNG']);
     expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);

@@ -16,6 +16,7 @@ interface FilteredPage extends PageArgs {
 function tableCollection(table: CmsTable) {
   return async (_root: unknown, args: FilteredPage, ctx: DeliveryContext) => {
     const page = pageOf(args);
+    ctx.reads.cmsKind(table);
     const result = await findCmsPage(ctx.db, table, ctx.orgId, { ...page, where: args.where });
     return collectionOf(result.rows, page, () => countCms(ctx.db, table, ctx.orgId, args.where));
   };
@@ -32,6 +33,7 @@ export function cmsRootFields(): GraphQLFieldConfigMap<unknown, DeliveryContext>
       args: { ...pageArgsConfig, where: { type: CmsAssetFilter } },
       resolve: async (_r, args: FilteredPage, ctx) => {
         const page = pageOf(args);
+        ctx.reads.cmsKind('assets');
         const result = await findAssetPage(ctx.db, ctx.orgId, { ...page, where: args.where });
         return collectionOf(result.rows, page, () => countCms(ctx.db, 'assets', ctx.orgId, args.where));
       },

@@ -57,8 +57,10 @@ export const CmsSection: GraphQLObjectType = new GraphQLObjectType<SectionRow, D
     media: {
       type: CmsAssetCollection,
       args: pageArgsConfig,
-      resolve: (s, args: PageArgs, ctx) =>
-        childPage(ctx, 'section-media', s.id, pageOf(args), (ids) => findSectionMedia(ctx.db, ctx.orgId, ids, pageOf(args)), (ids) => countSectionMedia(ctx.db, ctx.orgId, ids), (r): AssetRow => r.j),
+      resolve: (s, args: PageArgs, ctx) => {
+        ctx.reads.cmsKind('assets');
+        return childPage(ctx, 'section-media', s.id, pageOf(args), (ids) => findSectionMedia(ctx.db, ctx.orgId, ids, pageOf(args)), (ids) => countSectionMedia(ctx.db, ctx.orgId, ids), (r): AssetRow => r.j);
+      },
     },
     references: {
       type: CmsEntryCollection,
@@ -129,6 +131,7 @@ export const CmsList = new GraphQLObjectType<ListRow, DeliveryContext>({
       resolve: (l, args: ListEntriesArgs, ctx) => {
         const page = pageOf(args);
         const q = { orgId: ctx.orgId, scope: ctx.scope, where: args.where, order: args.order };
+        ctx.reads.collection(null);
         return childPage(
           ctx,
           JSON.stringify(['list-entries', args.where ?? null, args.order ?? null]),

@@ -33,6 +33,7 @@ export async function entryCollection(
 ): Promise<CollectionValue<DeliveredEntryRow>> {
   const page = pageOf(args);
   const keyCount = compileOrder(model, args.order).length; // order errors before any SQL
+  ctx.reads.collection(model?.alias ?? null);
   const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null };
   const after = args.continuationToken ? decodeContinuationToken(ctx.signing, binding, args.continuationToken, keyCount) : null;
   const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order };

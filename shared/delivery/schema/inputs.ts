@@ -294,6 +294,8 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
       type: CmsImageFormat,
       description: "The image's output format (over a preset's and the source's); AUTO: AVIF, WebP or the source's format, by each request's Accept header (Vary: Accept).",
     },
+    blur: { type: GraphQLInt, description: 'Gaussian blur of the image, 1 to 100 (sigma = blur / 2 pixels of the output).' },
+    sharpen: { type: GraphQLInt, description: 'Sharpening of the image, 1 to 10 (sigma = sharpen / 2).' },
     dpr: {
       type: GraphQLFloat,
       description: 'Device pixel ratio, 1 to 4: multiplies width and height by one factor, within the source (unless upscale) and 8,192 pixels.',

@@ -72,6 +72,7 @@ export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, 
       return `${key.expr} ${key.dir === 'ASC' ? '>' : '<'} ${pivot} AND e.id <> ${env.params.add(row.id)}`;
     },
   };
+  ctx.reads.collection(model?.alias ?? null);
   const result = await findEntryPage(ctx.db, q, { ...page, keys: false });
   return collectionOf(result.rows, page, () => countEntries(ctx.db, q));
 }

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { isEventPattern } from '../events/event-types.js';
+import { PURGE_EVENTS } from './purge-keys.js';
+import { PURGE_PLACEHOLDERS } from './purge-target.js';
+
+/** Input schemas of the edge routes: delivery settings, persisted documents, purge targets. */
+
+/** Up to a day of max-age and a week of stale-while-revalidate. */
+export const deliverySettingsPatchSchema = z
+  .strictObject({
+    cacheMaxAge: z.number().int().min(0).max(86_400).optional(),
+    cacheStaleWhileRevalidate: z.number().int().min(0).max(604_800).optional(),
+    trustedDocuments: z.boolean().optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'name at least one of cacheMaxAge, cacheStaleWhileRevalidate, trustedDocuments');
+
+const documentText = z.string().min(1, 'must not be empty').max(100_000, 'at most 100,000 characters');
+const documentId = z.string().min(1).max(200, 'at most 200 characters');
+
+/**
+ * A registration: Folio's own list, a GraphQL Code Generator / Relay manifest (an object of id →
+ * text) or an Apollo persisted-query manifest (`format: "apollo-persisted-query-manifest"`).
+ */
+export const persistedDocumentsInputSchema = z.union([
+  z.strictObject({
+    documents: z.array(z.strictObject({ id: documentId.optional(), document: documentText, name: z.string().max(200).optional() })).min(1).max(10_000),
+  }),
+  z.object({
+    format: z.literal('apollo-persisted-query-manifest'),
+    version: z.literal(1),
+    operations: z.array(z.object({ id: documentId, body: documentText, name: z.string().max(200).optional() })).min(1).max(10_000),
+  }),
+  z.record(documentId, documentText).refine((m) => Object.keys(m).length > 0 && Object.keys(m).length <= 10_000, 'list 1 to 10,000 documents'),
+]);
+export type PersistedDocumentsInput = z.infer<typeof persistedDocumentsInputSchema>;
+
+const events = z
+  .array(z.string().refine(isEventPattern, 'must be an event type, a family such as "entry.*", or "*"'))
+  .min(1)
+  .max(50)
+  .transform((list) => [...new Set(list)]);
+const description = z.string().max(500, 'at most 500 characters').nullable();
+const apiToken = z.string().min(1).max(500);
+const headerName = z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'a header name: letters, digits and "-"');
+const httpHeaders = z
+  .record(headerName, z.string().max(2000))
+  .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
+  .refine((h) => !Object.keys(h).some((k) => ['host', 'content-length', 'transfer-encoding', 'connection'].includes(k.toLowerCase())), 'Host, Content-Length, Transfer-Encoding and Connection are set by Folio');
+const method = z.string().regex(/^[A-Z]{3,12}$/, 'an HTTP method in capitals, such as PURGE, BAN, POST or DELETE');
+const url = z.string().trim().min(1).max(2000);
+
+const common = { events: events.default([...PURGE_EVENTS]), description: description.optional(), enabled: z.boolean().optional() };
+
+const placeholderRule = (t: { url: string; headers: Record<string, string> }) =>
+  PURGE_PLACEHOLDERS.filter((p) => [t.url, ...Object.values(t.headers)].some((v) => v.includes(p))).length === 1;
+const PLACEHOLDER_MESSAGE = 'use one of {key} (a request per surrogate key), {keys} (one request, keys space-separated) or {path} (a request per cached URL) in url or headers — exactly one kind';
+
+export const purgeTargetInputSchema = z.discriminatedUnion('provider', [
+  z
+    .strictObject({ provider: z.literal('http'), method: method.default('PURGE'), url, headers: httpHeaders.default({}), ...common })
+    .refine(placeholderRule, { message: PLACEHOLDER_MESSAGE, path: ['url'] }),
+  z.strictObject({ provider: z.literal('fastly'), serviceId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'a Fastly service id'), apiToken, softPurge: z.boolean().default(false), ...common }),
+  z.strictObject({ provider: z.literal('cloudflare'), zoneId: z.string().regex(/^[0-9a-f]{32}$/i, 'a Cloudflare zone id (32 hexadecimal characters)'), apiToken, ...common }),
+]);
+export type PurgeTargetInput = z.infer<typeof purgeTargetInputSchema>;
+
+/** PATCH: the common members, and a provider's token or a generic target's request. */
+export const purgeTargetPatchSchema = z
+  .strictObject({
+    events: events.optional(),
+    description: description.optional(),
+    enabled: z.boolean().optional(),
+    apiToken: apiToken.optional(),
+    method: method.optional(),
+    url: url.optional(),
+    headers: httpHeaders.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'name at least one member to change');
+export type PurgeTargetPatch = z.infer<typeof purgeTargetPatchSchema>;

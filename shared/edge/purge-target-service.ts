@@ -1,0 +1,106 @@
+import { notFound, unprocessable } from '../errors/index.js';
+import { newId } from '../ids.js';
+import type { Services } from '../services.js';
+import { listDeliveries } from '../webhooks/delivery-repository.js';
+import { receiverUrl } from '../webhooks/webhook-service.js';
+import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookRecord } from '../webhooks/webhook-repository.js';
+import type { PurgeTargetInput, PurgeTargetPatch } from './edge-input.js';
+import { publicPurgeConfig, type PurgeConfig } from './purge-target.js';
+
+/** Purge targets an organization may have. */
+export const MAX_PURGE_TARGETS_PER_ORG = 10;
+
+/** A purge target as the API shows it: its provider's settings without the API token. */
+export type PurgeTargetView = Omit<WebhookRecord, 'purge' | 'models' | 'url'> & Record<string, unknown>;
+
+function view(record: WebhookRecord): PurgeTargetView {
+  const { purge, models: _models, url: _url, ...rest } = record;
+  return { ...rest, ...(purge ? publicPurgeConfig(purge) : {}) };
+}
+
+/** A generic target's URL, checked as a webhook receiver's is (public addresses only) with its placeholders filled. */
+async function checkTemplate(services: Services, template: string): Promise<void> {
+  await receiverUrl(services.config, template.replace(/\{(key|keys|path)\}/g, 'x'));
+}
+
+function configOf(input: PurgeTargetInput): PurgeConfig {
+  if (input.provider === 'http') return { provider: 'http', method: input.method, url: input.url, headers: input.headers };
+  if (input.provider === 'fastly') return { provider: 'fastly', serviceId: input.serviceId, apiToken: input.apiToken, softPurge: input.softPurge };
+  return { provider: 'cloudflare', zoneId: input.zoneId, apiToken: input.apiToken };
+}
+
+/** Shown in the `url` column of the shared table: what the target purges. */
+const describe = (c: PurgeConfig) => (c.provider === 'http' ? c.url : c.provider === 'fastly' ? `fastly:${c.serviceId}` : `cloudflare:${c.zoneId}`);
+
+export async function createPurgeTarget(services: Services, orgId: string, input: PurgeTargetInput): Promise<PurgeTargetView> {
+  if (input.provider === 'http') await checkTemplate(services, input.url);
+  if ((await countWebhooks(services.db, orgId, 'purge')) >= MAX_PURGE_TARGETS_PER_ORG) {
+    throw unprocessable(`An organization has at most ${MAX_PURGE_TARGETS_PER_ORG} purge targets; delete one first.`);
+  }
+  const purge = configOf(input);
+  const record = await insertWebhook(services.db, orgId, {
+    id: newId(),
+    url: describe(purge),
+    events: input.events,
+    models: null,
+    description: input.description ?? null,
+    enabled: input.enabled ?? true,
+    secret: '',
+    purge,
+  });
+  return view(record);
+}
+
+export async function listPurgeTargets(services: Services, orgId: string, page: { offset: number; limit: number }) {
+  const { items, total } = await listWebhooks(services.db, orgId, page, 'purge');
+  return { items: items.map(view), total };
+}
+
+async function find(services: Services, orgId: string, id: string): Promise<WebhookRecord> {
+  const found = await findWebhook(services.db, orgId, id, 'purge');
+  if (!found?.purge) throw notFound('Purge target');
+  return found;
+}
+
+export async function getPurgeTarget(services: Services, orgId: string, id: string): Promise<PurgeTargetView> {
+  return view(await find(services, orgId, id));
+}
+
+/** Changes the common members, a provider's API token, or a generic target's request. */
+export async function patchPurgeTarget(services: Services, orgId: string, id: string, patch: PurgeTargetPatch): Promise<PurgeTargetView> {
+  const current = (await find(services, orgId, id)).purge!;
+  let purge: PurgeConfig | undefined;
+  if (current.provider === 'http') {
+    if (patch.apiToken !== undefined) throw unprocessable('A generic purge target has no API token.', ['apiToken: not a member of an http target']);
+    if (patch.url !== undefined || patch.method !== undefined || patch.headers !== undefined) {
+      purge = { ...current, url: patch.url ?? current.url, method: patch.method ?? current.method, headers: patch.headers ?? current.headers };
+      if (!/\{(key|keys|path)\}/.test([purge.url, ...Object.values(purge.headers)].join('\n'))) {
+        throw unprocessable('Invalid purge target.', ['url: use {key}, {keys} or {path} in url or headers']);
+      }
+      await checkTemplate(services, purge.url);
+    }
+  } else {
+    if (patch.url !== undefined || patch.method !== undefined || patch.headers !== undefined) {
+      throw unprocessable(`A ${current.provider} purge target has no url, method or headers.`, ['url, method, headers: members of http targets only']);
+    }
+    if (patch.apiToken !== undefined) purge = { ...current, apiToken: patch.apiToken };
+  }
+  const updated = await updateWebhook(
+    services.db,
+    orgId,
+    id,
+    { events: patch.events, description: patch.description, enabled: patch.enabled, purge, url: purge ? describe(purge) : undefined },
+    'purge',
+  );
+  if (!updated) throw notFound('Purge target');
+  return view(updated);
+}
+
+export async function removePurgeTarget(services: Services, orgId: string, id: string): Promise<void> {
+  if (!(await deleteWebhook(services.db, orgId, id, 'purge'))) throw notFound('Purge target');
+}
+
+export async function purgeTargetDeliveries(services: Services, orgId: string, id: string, page: { offset: number; limit: number }) {
+  await find(services, orgId, id);
+  return listDeliveries(services.db, orgId, id, page);
+}
