@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
@@ -116,7 +117,39 @@ export interface FastLane {
 export function createFastLane(deps: FastLaneDeps): FastLane {
   const { yoga } = deps;
   const stats = { answered: 0, handedOver: 0 };
+  // A CDN asks for the same few URLs again and again: each is read once (see `readGet`).
+  const getRequests = new LRUCache<string, { params: Params | null; urlToken: string | null } | GraphQLError>({ max: 10_000 });
+  // The JSON (and ETag) of a result whose data is the response cache's object, written once
+  // per data object and extensions (see `serialized`).
+  const texts = new WeakMap<object, { extensions: string; text: string; etag?: string }>();
   return { handle, stats };
+
+  function readGet(url: string): { params: Params | null; urlToken: string | null } {
+    let read = getRequests.get(url);
+    if (!read) {
+      try {
+        read = { params: getParams(url), urlToken: urlTokenOf(url) };
+      } catch (err) {
+        if (!(err instanceof GraphQLError)) throw err;
+        read = err;
+      }
+      getRequests.set(url, read);
+    }
+    if (read instanceof GraphQLError) throw read;
+    return read;
+  }
+
+  /** A success's JSON, from memory when its data object was written before with the same extensions. */
+  function serialized(result: ExecutionResult): { text: string; etag?: string } {
+    const data = result.data;
+    if (typeof data !== 'object' || data === null) return { text: JSON.stringify(result) };
+    const extensions = JSON.stringify(result.extensions ?? null);
+    const known = texts.get(data);
+    if (known && known.extensions === extensions) return known;
+    const entry = { extensions, text: JSON.stringify(result) };
+    texts.set(data, entry);
+    return entry;
+  }
 
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
@@ -147,9 +180,10 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     const requestId = requestIdOf(req);
     const url = req.url ?? '/graphql';
     let params: Params | null = null;
+    let urlToken: string | null = null;
     if (body === null) {
       try {
-        params = getParams(url);
+        ({ params, urlToken } = readGet(url));
       } catch (err) {
         if (!(err instanceof GraphQLError)) throw err;
         res.setHeader('Cache-Control', 'no-store');
@@ -165,7 +199,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (!params) return handOver(req, res, body);
     let tenant: ResolvedTenant;
     try {
-      const credentials = { authorization: req.headers.authorization, urlToken: body === null ? urlTokenOf(url) : null };
+      const credentials = { authorization: req.headers.authorization, urlToken };
       tenant = await resolveTenant(deps, credentials, requestId, deps.services.clientAddress(req), { origin: req.headers.origin, host: req.headers.host });
     } catch (err) {
       // refused or failed: yoga answers (or masks) it, without a second attempt that would count
@@ -218,9 +252,10 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     stats.answered++;
     if (!result.errors?.length && !(result.extensions as { http?: unknown } | undefined)?.http) {
       // what yoga's processor writes for such a result: its JSON, status 200
-      const text = JSON.stringify(result);
+      const written = serialized(result);
       const headers: Record<string, string | number> = { 'Content-Type': `${mediaType}; charset=utf-8` };
-      if (body === null && applyHttpCaching(req, res, tenant, url, text, reads, headers)) return;
+      if (body === null && applyHttpCaching(req, res, tenant, url, written, reads, headers)) return;
+      const text = written.text;
       headers['Content-Length'] = Buffer.byteLength(text);
       res.writeHead(200, headers);
       res.end(text);
@@ -240,13 +275,13 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     res: ServerResponse,
     tenant: ResolvedTenant,
     url: string,
-    text: string,
+    written: { text: string; etag?: string },
     reads: ReadSet | undefined,
     headers: Record<string, string | number>,
   ): boolean {
     const { state, tokenInUrl } = tenant;
     const keys = reads && state.scope === 'delivery' ? surrogateKeysOf(state.identity.orgId, reads) : [];
-    const etag = etagOf(text);
+    const etag = (written.etag ??= etagOf(written.text));
     Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl), ETag: etag }, corsAndVaryOf(state, tokenInUrl), surrogateKeyHeaders(keys));
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { assetSurrogate } from '../edge/surrogate-keys.js';
 import { derivativeKeyOf } from './derivative-source.js';
 import { negotiateImageFormat } from './negotiate-format.js';
+import type { OutputFormat } from './types.js';
 import { parseImagePath, type ImagePathParts } from './url-grammar.js';
 
 /** Every derivative path starts with it. */
@@ -35,21 +36,33 @@ export type ImagePathVerifier = (path: string, accept?: string) => VerifiedImage
  * `Services` makes one per process, for its signing secret.
  */
 export function createImagePathVerifier(secret: Buffer, remembered = 20_000): ImagePathVerifier {
-  const memo = new LRUCache<string, VerifiedImagePath>({ max: remembered });
-  const remember = (memoKey: string, parts: ImagePathParts, negotiated: boolean): VerifiedImagePath => {
+  /** A verified path, and for an `f_auto` one its variant per negotiated format. */
+  const memo = new LRUCache<string, { path: VerifiedImagePath; variants: Map<OutputFormat, VerifiedImagePath> | null }>({ max: remembered });
+  // Browsers send a handful of distinct Accept headers: each is read once per fallback format.
+  const formats = new LRUCache<string, OutputFormat>({ max: 1000 });
+  const verify = (parts: ImagePathParts, negotiated: boolean): VerifiedImagePath => {
     Object.freeze(parts.ops);
-    const verified = Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts), negotiated, surrogate: assetSurrogate(parts.orgId, parts.assetId) });
-    memo.set(memoKey, verified);
-    return verified;
+    return Object.freeze({ parts: Object.freeze(parts), ...derivativeKeyOf(parts), negotiated, surrogate: assetSurrogate(parts.orgId, parts.assetId) });
   };
   return (path, accept) => {
-    const signed = memo.get(path) ?? remember(path, parseImagePath(secret, path.slice(IMG.length)), false);
-    if (!signed.parts.ops.autoFormat) return signed;
+    let signed = memo.get(path);
+    if (!signed) {
+      const verified = verify(parseImagePath(secret, path.slice(IMG.length)), false);
+      signed = { path: verified, variants: verified.parts.ops.autoFormat ? new Map() : null };
+      memo.set(path, signed);
+    }
+    if (!signed.variants) return signed.path;
     // f_auto: one verified variant per format, each naming the derivative of that format (the
     // same one as the path with that extension); the path itself stands for the fallback.
-    const format = negotiateImageFormat(accept, signed.parts.ops.format);
-    const memoKey = `${path}\n${format}`;
-    const { autoFormat: _negotiated, ...fixed } = signed.parts.ops;
-    return memo.get(memoKey) ?? remember(memoKey, { ...signed.parts, ops: { ...fixed, format } }, true);
+    const fallback = signed.path.parts.ops.format;
+    const acceptKey = `${fallback}\n${accept ?? ''}`;
+    let format = formats.get(acceptKey);
+    if (format === undefined) formats.set(acceptKey, (format = negotiateImageFormat(accept, fallback)));
+    let variant = signed.variants.get(format);
+    if (!variant) {
+      const { autoFormat: _negotiated, ...fixed } = signed.path.parts.ops;
+      signed.variants.set(format, (variant = verify({ ...signed.path.parts, ops: { ...fixed, format } }, true)));
+    }
+    return variant;
   };
 }

@@ -18,6 +18,11 @@
  * short of what Postgres and the cores could give (measured: raw Q3 from one process 5,492–6,192
  * req/s, from two 6,807–7,872).
  *
+ * "GET persisted" and "GET 304" lines: what a CDN in front of Folio sends — the query as a
+ * registered persisted document (`extensions.persistedQuery` by hash) with a publishable key in
+ * the URL, answered from the response cache; and the same GET revalidated with If-None-Match
+ * (304, no body). Target: neither slower than the POST through the response cache.
+ *
  * "graphql" lines: servers with the response cache off (GRAPHQL_RESPONSE_CACHE=false), so every
  * request executes (the bench fails unless each response cost at least one statement; SQL/req is
  * printed). "graphql cached": the default servers, whose response cache answers the repeated
@@ -49,6 +54,8 @@ import { closeServices, createServices } from '../../shared/services.js';
 import { findOrganizationBySlug, insertOrganization } from '../../shared/tenancy/organization-repository.js';
 import { insertSite } from '../../shared/tenancy/site-repository.js';
 import { createToken } from '../../shared/tenancy/token-repository.js';
+import { registerDocuments } from '../../shared/edge/persisted-document-repository.js';
+import { createHash } from 'node:crypto';
 import { cores, cpuDuring } from './cpu-time.js';
 import { startApiReplicas, startRawClients } from './graphql-cluster.js';
 import { GRAPHQL, type QueryName } from './graphql-queries.js';
@@ -150,6 +157,9 @@ await db.query('VACUUM ANALYZE entries');
 await db.query('VACUUM ANALYZE entry_edges');
 const orgId = org.id;
 const token = (await createToken(db, orgId, { name: 'bench', scopes: ['delivery'] })).token;
+const publishable = (await createToken(db, orgId, { name: 'bench page', scopes: ['delivery'], publishable: true })).token;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+await registerDocuments(db, orgId, Object.values(GRAPHQL).map((q) => ({ id: sha256(q), sha256: sha256(q), document: q, name: null })));
 const api = await startApiReplicas(PROCESSES, url);
 const raw = await startRawClients(PROCESSES, url, CONNECTIONS);
 
@@ -203,6 +213,28 @@ async function graphqlSide(query: string, cached: boolean): Promise<Side> {
     const statements = (await api.statements()) - statementsBefore;
     if (!cached && statements < r.responses) throw new Error(`${r.responses} responses but only ${statements} SQL statements: not every request executed`);
     return { seconds, responses: r.responses, percentiles: r.percentiles, processSeconds: spent.processSeconds, postgresSeconds: spent.postgresSeconds, statements };
+  };
+}
+
+/**
+ * The query as a CDN asks for it: a GET naming the registered document by hash, a publishable
+ * key in the URL, against the caching servers; `revalidate` sends If-None-Match with the current
+ * ETag, and every answer must be a 304.
+ */
+async function getSide(query: string, revalidate: boolean): Promise<Side> {
+  const extensions = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: sha256(query) } });
+  const endpoint = `${api.cachingUrl}/graphql?extensions=${encodeURIComponent(extensions)}&access_token=${publishable}`;
+  const check = await fetch(endpoint);
+  const body = (await check.json()) as { errors?: unknown };
+  if (check.status !== 200 || body.errors) throw new Error(`GET failed: ${JSON.stringify(body)}`);
+  const etag = check.headers.get('etag');
+  if (!etag) throw new Error('GET answered without an ETag');
+  const headers: Record<string, string> = revalidate ? { 'if-none-match': etag } : {};
+  return async (seconds) => {
+    const spent = await cpuDuring(() => autocannonLoad(endpoint, { connections: CONNECTIONS, seconds, workers: 1, headers }), { processes: api.pids });
+    const r = spent.result;
+    if (revalidate ? r.non2xx !== r.responses : r.non2xx > 0) throw new Error(`${r.non2xx} of ${r.responses} responses not ${revalidate ? '304' : '2xx'}`);
+    return { seconds, responses: r.responses, percentiles: r.percentiles, processSeconds: spent.processSeconds, postgresSeconds: spent.postgresSeconds };
   };
 }
 
@@ -270,14 +302,23 @@ try {
       `${PROCESSES} API replica process(es) and ${PROCESSES} raw-SQL client process(es) (BENCH_PROCESSES)`,
   );
   for (const q of QUERIES) {
-    const [g, cached, s, sp] = await measure([await graphqlSide(GRAPHQL[q], false), await graphqlSide(GRAPHQL[q], true), sqlSide(q, false), sqlSide(q, true)]);
+    const [g, cached, get, notModified, s, sp] = await measure([
+      await graphqlSide(GRAPHQL[q], false),
+      await graphqlSide(GRAPHQL[q], true),
+      await getSide(GRAPHQL[q], false),
+      await getSide(GRAPHQL[q], true),
+      sqlSide(q, false),
+      sqlSide(q, true),
+    ]);
     const pct = (r: Result, of: Result) => `${((r.rps / of.rps) * 100).toFixed(0).padStart(4)} %`;
     console.log(`${q}  graphql         ${fmt(g)}  ${pct(g, s)} of raw, ${pct(g, sp)} of prepared raw`);
     console.log(`${q}  graphql cached  ${fmt(cached)}  ${pct(cached, s)} of raw, ${pct(cached, sp)} of prepared raw`);
+    console.log(`${q}  GET persisted   ${fmt(get)}  ${pct(get, cached)} of the cached POST`);
+    console.log(`${q}  GET 304         ${fmt(notModified)}  ${pct(notModified, cached)} of the cached POST`);
     console.log(`${q}  raw SQL (pg)    ${fmt(s)}`);
     console.log(`${q}  raw, prepared   ${fmt(sp)}`);
   }
-  console.log('targets: Q2 ≥ 3,000 req/s with p99 ≤ 20 ms; every query ≥ 50 % of its raw-SQL rate');
+  console.log('targets: Q2 ≥ 3,000 req/s with p99 ≤ 20 ms; every query ≥ 50 % of its raw-SQL rate; GET persisted and GET 304 ≥ 100 % of the cached POST');
 } finally {
   await Promise.all([api.close(), raw.close()]);
   if (process.env.BENCH_KEEP !== '1') await db.query('DELETE FROM organizations WHERE id = $1', [orgId]);
