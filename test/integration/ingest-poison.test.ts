@@ -87,7 +87,11 @@ describe('a batch ClickHouse refuses', () => {
     expect(await drainSpool(app.services)).toBe(0);
     expect(await counted('/p/')).toEqual({ n: accepted, distinct: accepted });
     const after = (await app.services.metrics.registry.getSingleMetric('folio_ingest_dead_letters_total')!.get()).values[0]?.value ?? 0;
-    expect(after - before).toBe(1);
+    // counted; at least this one: on the production stack drainSpool drains the spool of the
+    // database the suites share, so another suite's pending batch (its blob in that suite's own
+    // bucket, out of this app's reach) may be dead-lettered here too
+    // (a CI run counted 2). That this organization has exactly one is checked just below.
+    expect(after - before).toBeGreaterThanOrEqual(1);
 
     const list = await app.json('/management/v1/ingest/dead-letters', { token: org.manageToken });
     expect(list.status).toBe(200);
