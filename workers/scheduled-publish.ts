@@ -1,13 +1,20 @@
-import { publishDueEntries } from '../shared/content/entry-lifecycle.js';
+import { publishDueEntries, unpublishDueEntries } from '../shared/content/entry-lifecycle.js';
+import { pruneVersions } from '../shared/content/version-repository.js';
 import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
 import type { Services } from '../shared/services.js';
 
 declare module '../shared/adapters/queue/jobs.js' {
   interface JobMap {
-    /** Publishes every SCHEDULED entry whose time has come, in all orgs (`orgId: '*'`); re-enqueues itself. */
-    'entry-publish-scheduled': { payload: JobBase; result: { published: number } };
+    /**
+     * Publishes every SCHEDULED entry whose time has come, then unpublishes every entry whose
+     * scheduled unpublish has, in all orgs (`orgId: '*'`); re-enqueues itself.
+     */
+    'entry-publish-scheduled': { payload: JobBase; result: { published: number; unpublished: number } };
   }
 }
+
+/** How often entry versions past their organization's retention are dropped. */
+const PRUNE_VERSIONS_EVERY_MS = 3600_000;
 
 /** How often due entries are looked for. */
 export const SCHEDULE_TICK_MS = 3000;
@@ -21,19 +28,30 @@ function enqueueNextTick(services: Services): void {
 }
 
 /**
- * Scheduled publishing: one job per tick, so every worker replica enqueueing the next tick joins
- * the same job instead of adding another. Each run publishes what is due (idempotently, under
- * row locks) and enqueues the next tick, success or not.
+ * Scheduled publishing and unpublishing: one job per tick, so every worker replica enqueueing
+ * the next tick joins the same job instead of adding another. Each run publishes, then
+ * unpublishes, what is due (idempotently, under row locks), prunes entry versions hourly, and
+ * enqueues the next tick, success or not.
  */
 export const scheduledPublishJob: JobDefinition<'entry-publish-scheduled'> = {
-  handler: (services) => async () => {
-    try {
-      const published = await publishDueEntries(services);
-      if (published > 0) services.logger.info({ published }, 'scheduled entries published');
-      return { published };
-    } finally {
-      enqueueNextTick(services);
-    }
+  handler: (services) => {
+    let prunedAt = 0; // this process's last pruning of entry versions (hourly; twice is harmless)
+    return async () => {
+      try {
+        if (Date.now() - prunedAt > PRUNE_VERSIONS_EVERY_MS) {
+          prunedAt = Date.now();
+          const pruned = await pruneVersions(services.db);
+          if (pruned > 0) services.logger.info({ pruned }, 'entry versions past retention pruned');
+        }
+        const published = await publishDueEntries(services);
+        if (published > 0) services.logger.info({ published }, 'scheduled entries published');
+        const unpublished = await unpublishDueEntries(services);
+        if (unpublished > 0) services.logger.info({ unpublished }, 'scheduled entries unpublished');
+        return { published, unpublished };
+      } finally {
+        enqueueNextTick(services);
+      }
+    };
   },
   start: enqueueNextTick,
 };

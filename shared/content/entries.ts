@@ -70,6 +70,7 @@ export function newEntryRow(
     firstPublishedAt: published ? (dates.firstPublishedAt ?? publishedAt) : null,
     unpublishedAt: null,
     scheduledAt: null,
+    unpublishAt: null,
     createdAt: dates.createdAt ?? dates.now,
     updatedAt: dates.now,
   };

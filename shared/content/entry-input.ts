@@ -40,4 +40,19 @@ export const entryPatchSchema = z.strictObject({
 });
 export type EntryPatch = z.infer<typeof entryPatchSchema>;
 
-export const scheduleInputSchema = z.strictObject({ at: z.string().min(1) });
+/**
+ * A schedule: `at` publishes the current version then; `unpublishAt` withdraws the published
+ * entry then (null cancels it). At least one of them.
+ */
+export const scheduleInputSchema = z
+  .strictObject({ at: z.string().min(1).optional(), unpublishAt: z.string().min(1).nullable().optional() })
+  .refine((s) => s.at !== undefined || s.unpublishAt !== undefined, 'name "at" (publish then), "unpublishAt" (unpublish then), or both');
+export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
+
+/** How long an organization keeps entry versions: the newest `versionsKept` per entry, and none older than `versionsDays` (null: no age limit). */
+export const versionRetentionPatchSchema = z
+  .strictObject({
+    versionsKept: z.number().int().min(1).max(10_000).optional(),
+    versionsDays: z.number().int().min(1).max(36_500).nullable().optional(),
+  })
+  .refine((p) => p.versionsKept !== undefined || p.versionsDays !== undefined, 'name versionsKept, versionsDays or both');

@@ -1,9 +1,10 @@
-import { unprocessable } from '../errors/index.js';
+import { conflict, unprocessable } from '../errors/index.js';
 import type { EventType } from '../events/event-types.js';
 import { recordEntryEvents } from '../events/record-events.js';
 import type { ContentDeps } from './deps.js';
 import { lockEntry } from './entries.js';
-import { findDueScheduled } from './entry-repository.js';
+import type { ScheduleInput } from './entry-input.js';
+import { findDueScheduled, findDueUnpublish, updateEntryRow } from './entry-repository.js';
 import { publish, retire, schedule, unpublish, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
 import { bumpContentVersion } from './org-versions.js';
@@ -36,17 +37,70 @@ export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: stri
   return entryView(rows.preview, rows.delivery);
 }
 
-export async function scheduleEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, at: string): Promise<EntryView> {
-  const when = normalizeDateTime(at);
-  if (isProblem(when)) throw unprocessable('The schedule is invalid.', [`at: ${when.problem}`]);
+/**
+ * Schedules a publication (`at`), an unpublication (`unpublishAt`; null cancels one), or both.
+ * An unpublication must lie in the future, after the publication when both are given, and needs
+ * an entry that is published or being scheduled.
+ */
+export async function scheduleEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: ScheduleInput): Promise<EntryView> {
+  const problems: string[] = [];
+  const dateOf = (name: string, value: string | null | undefined): Date | null | undefined => {
+    if (value === undefined || value === null) return value;
+    const when = normalizeDateTime(value);
+    if (isProblem(when)) {
+      problems.push(`${name}: ${when.problem}`);
+      return undefined;
+    }
+    return new Date(when);
+  };
+  const at = dateOf('at', input.at);
+  const unpublishAt = dateOf('unpublishAt', input.unpublishAt);
+  const now = new Date();
+  if (unpublishAt && unpublishAt <= now) problems.push('unpublishAt: must be in the future');
+  if (unpublishAt && at && unpublishAt <= at) problems.push('unpublishAt: must come after "at"');
+  if (problems.length > 0) throw unprocessable('The schedule is invalid.', problems);
   const rows = await deps.db.transaction(async (tx) => {
-    const current = await lockEntry(tx, orgId, id);
-    const next = await schedule(tx, current, new Date(when), new Date());
+    let next = await lockEntry(tx, orgId, id);
+    if (at) next = await schedule(tx, next, at, now);
+    if (unpublishAt !== undefined) {
+      if (unpublishAt && !next.delivery && next.preview.status !== 'SCHEDULED') {
+        throw conflict(`The entry is not published or scheduled (status ${next.preview.status}): there is nothing to unpublish.`);
+      }
+      // a schedule, not content: the version stays
+      next = { ...next, preview: await updateEntryRow(tx, next.preview.rowId, { unpublishAt }) };
+      if (next.delivery?.rowId === next.preview.rowId) next.delivery = next.preview;
+    }
     await recordEntryEvents(tx, orgId, [{ type: 'entry.scheduled', rowId: next.preview.rowId }]);
     await bumpContentVersion(tx, orgId);
     return next;
   });
   return entryView(rows.preview, rows.delivery);
+}
+
+/**
+ * Unpublishes every entry whose scheduled unpublish has come (all orgs), each in its own
+ * transaction, once: the unpublish clears the schedule, and an entry no longer published by then
+ * only loses its schedule. Returns how many were unpublished.
+ */
+export async function unpublishDueEntries(deps: Pick<ContentDeps, 'db'>, now = new Date(), limit = 500): Promise<number> {
+  let unpublished = 0;
+  for (const { orgId, id } of await findDueUnpublish(deps.db, now, limit)) {
+    const done = await deps.db.transaction(async (tx) => {
+      const current = await lockEntry(tx, orgId, id);
+      const due = current.preview.unpublishAt;
+      if (!due || due > now) return false;
+      if (!current.delivery) {
+        await updateEntryRow(tx, current.preview.rowId, { unpublishAt: null });
+        return false;
+      }
+      const next = await unpublish(tx, current, new Date());
+      await recordEntryEvents(tx, orgId, [{ type: 'entry.unpublished', rowId: next.preview.rowId }]);
+      await bumpContentVersion(tx, orgId);
+      return true;
+    });
+    if (done) unpublished++;
+  }
+  return unpublished;
 }
 
 /**

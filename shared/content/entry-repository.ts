@@ -32,13 +32,14 @@ function rowArrays(rows: NewEntryRow[]): unknown[] {
     col((r) => iso(r.firstPublishedAt)),
     col((r) => iso(r.unpublishedAt)),
     col((r) => iso(r.scheduledAt)),
+    col((r) => iso(r.unpublishAt)),
     col((r) => r.createdAt.toISOString()),
     col((r) => r.updatedAt.toISOString()),
   ];
 }
 
-const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(19).fill('text')];
-const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, ca, ud';
+const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(20).fill('text')];
+const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, un, ca, ud';
 
 /** `rowArrays` as a relation `t`, its parameters numbered from `first`; `rowIds` adds `t.r` first. */
 function rowRelation(first: number, rowIds = false): string {
@@ -55,10 +56,10 @@ export async function insertEntryRows(tx: Queryable, orgId: string, rows: NewEnt
   const { rows: out } = await tx.query<{ row_id: number; id: string }>(
     `INSERT INTO entries (org_id, id, in_preview, in_delivery, model_alias, model_id, site_id, status, title, slug,
         external_id, cloned_from, version_id, labels, attrs, fields, metrics, published_at, first_published_at,
-        unpublished_at, scheduled_at, created_at, updated_at)
+        unpublished_at, scheduled_at, unpublish_at, created_at, updated_at)
      SELECT $1, t.id, t.p, t.d, t.ma, t.mi, t.si, t.st, t.ti, t.sl, t.ex, t.cl, t.v,
         t.lb::text[], t.at::jsonb, t.fi::jsonb, t.me::jsonb,
-        t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.ca::timestamptz, t.ud::timestamptz
+        t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.un::timestamptz, t.ca::timestamptz, t.ud::timestamptz
      FROM ${rowRelation(2)}
      RETURNING row_id, id`,
     [orgId, ...rowArrays(rows)],
@@ -74,7 +75,7 @@ export async function updateEntryRows(tx: Queryable, rows: EntryRow[]): Promise<
         site_id = t.si, status = t.st, title = t.ti, slug = t.sl, external_id = t.ex, cloned_from = t.cl,
         version_id = t.v, labels = t.lb::text[], attrs = t.at::jsonb, fields = t.fi::jsonb, metrics = t.me::jsonb,
         published_at = t.pa::timestamptz, first_published_at = t.fp::timestamptz, unpublished_at = t.ua::timestamptz,
-        scheduled_at = t.sa::timestamptz, created_at = t.ca::timestamptz, updated_at = t.ud::timestamptz
+        scheduled_at = t.sa::timestamptz, unpublish_at = t.un::timestamptz, created_at = t.ca::timestamptz, updated_at = t.ud::timestamptz
      FROM ${rowRelation(1, true)}
      WHERE e.row_id = t.r`,
     [rows.map((r) => r.rowId), ...rowArrays(rows)],
@@ -166,6 +167,15 @@ export async function findEntryRowsOf(db: Queryable, orgId: string, ids: string[
     out.set(row.id, rows);
   }
   return out;
+}
+
+/** Ids (with their org) of published entries whose scheduled unpublish has come, oldest first. */
+export async function findDueUnpublish(db: Queryable, now: Date, limit: number): Promise<{ orgId: string; id: string }[]> {
+  const { rows } = await db.query<{ org_id: string; id: string }>(
+    'SELECT org_id, id FROM entries WHERE in_preview AND unpublish_at <= $1 ORDER BY unpublish_at LIMIT $2',
+    [now.toISOString(), limit],
+  );
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
 }
 
 /** Ids (with their org) of scheduled entries whose time has come, oldest first. */

@@ -24,6 +24,8 @@ export interface EntryRow {
   firstPublishedAt: Date | null;
   unpublishedAt: Date | null;
   scheduledAt: Date | null;
+  /** A scheduled unpublish (on the preview row). */
+  unpublishAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -52,6 +54,7 @@ export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
   firstPublishedAt: 'first_published_at',
   unpublishedAt: 'unpublished_at',
   scheduledAt: 'scheduled_at',
+  unpublishAt: 'unpublish_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
@@ -80,6 +83,7 @@ export interface EntryDbRow {
   first_published_at: Date | null;
   unpublished_at: Date | null;
   scheduled_at: Date | null;
+  unpublish_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -106,6 +110,7 @@ export const fromDb = (r: EntryDbRow): EntryRow => ({
   firstPublishedAt: r.first_published_at,
   unpublishedAt: r.unpublished_at,
   scheduledAt: r.scheduled_at,
+  unpublishAt: r.unpublish_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

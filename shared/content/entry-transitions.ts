@@ -110,6 +110,7 @@ export async function unpublish(tx: Queryable, rows: EntryRows, now: Date): Prom
     status: 'UNPUBLISHED',
     unpublishedAt: now,
     scheduledAt: null,
+    unpublishAt: null,
     versionId: newVersionId(),
     updatedAt: now,
   });
@@ -126,6 +127,7 @@ export async function retire(tx: Queryable, rows: EntryRows, status: 'ARCHIVED' 
     inDelivery: false,
     status,
     scheduledAt: null,
+    unpublishAt: null,
     versionId: newVersionId(),
     updatedAt: now,
   });

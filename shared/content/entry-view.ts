@@ -24,6 +24,8 @@ export interface EntryView {
   firstPublishedAt: string | null;
   unpublishedAt: string | null;
   scheduledAt: string | null;
+  /** When the published entry is to be unpublished (a scheduled unpublish), or null. */
+  unpublishAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +50,7 @@ export function entryView(preview: EntryRow, delivery: EntryRow | null): EntryVi
     firstPublishedAt: iso(preview.firstPublishedAt),
     unpublishedAt: iso(preview.unpublishedAt),
     scheduledAt: iso(preview.scheduledAt),
+    unpublishAt: iso(preview.unpublishAt),
     createdAt: preview.createdAt.toISOString(),
     updatedAt: preview.updatedAt.toISOString(),
   };

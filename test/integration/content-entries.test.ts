@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishDueEntries } from '../../shared/content/entry-lifecycle.js';
+import { publishDueEntries, unpublishDueEntries } from '../../shared/content/entry-lifecycle.js';
 import { createEntry } from '../../shared/content/entries.js';
 import type { Db, Queryable } from '../../shared/adapters/db/index.js';
 import { insertTestAsset } from '../support/test-assets.js';
@@ -363,6 +363,64 @@ describe('lifecycle', () => {
       status = (await m('/entries/sched-3')).body.result.status;
     }
     expect(status).toBe('PUBLISHED');
+  });
+
+  it('schedules an unpublish: refused in the past, before "at", on a draft; fires once (direct run), cancellable', async () => {
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    await m('/entries/unpub-1', { method: 'PUT', body: { model: 'article', siteId, status: 'PUBLISHED', fields: { title: 'u' } } });
+    for (const [body, status, reason] of [
+      [{}, 400, 'unpublishAt'],
+      [{ unpublishAt: 'soon' }, 422, 'unpublishAt'],
+      [{ unpublishAt: '2000-01-01T00:00:00Z' }, 422, 'in the future'],
+      [{ at: '2999-01-02T00:00:00Z', unpublishAt: '2999-01-01T00:00:00Z' }, 422, 'must come after "at"'],
+      // a published, unchanged entry has nothing to publish
+      [{ at: '2999-01-01T00:00:00Z', unpublishAt: '2999-01-02T00:00:00Z' }, 409, 'already published'],
+    ] as const) {
+      const res = await m('/entries/unpub-1/schedule', { body });
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(res.body.errors.join(' ')).toContain(reason);
+    }
+    await m('/entries/unpub-draft', { method: 'PUT', body: { model: 'article', siteId, fields: { title: 'd' } } });
+    expect((await m('/entries/unpub-draft/schedule', { body: { unpublishAt: future } })).status).toBe(409);
+    expect((await m('/entries/unpub-1/schedule', { body: { unpublishAt: future } })).status).toBe(200);
+    expect((await m('/entries/unpub-1/schedule', { body: { unpublishAt: future }, token: other.manageToken })).status).toBe(404);
+
+    const scheduled = await m('/entries/unpub-1');
+    expect(scheduled.body.result).toMatchObject({ status: 'PUBLISHED', unpublishAt: future });
+    // an edit keeps the schedule (the draft row carries it; the published version stays live)
+    expect((await m('/entries/unpub-1', { method: 'PATCH', body: { fields: { title: 'u, edited' } } })).body.result).toMatchObject({ status: 'EDITED', unpublishAt: scheduled.body.result.unpublishAt });
+    const later = new Date(Date.now() + 2 * 3_600_000);
+    expect(await unpublishDueEntries(t.services, new Date())).toBe(0);
+    expect(await unpublishDueEntries(t.services, later)).toBe(1);
+    expect(await unpublishDueEntries(t.services, later)).toBe(0);
+    expect((await m('/entries/unpub-1')).body.result).toMatchObject({ status: 'UNPUBLISHED', unpublishAt: null, publishedVersionId: null });
+    const { rows } = await t.services.db.query<{ type: string }>(
+      `SELECT type FROM events WHERE org_id = $1 AND subject = 'entry:unpub-1' AND type = 'entry.unpublished'`,
+      [org.orgId],
+    );
+    expect(rows).toHaveLength(1);
+
+    // cancelled: nothing happens when its time comes
+    await m('/entries/unpub-2', { method: 'PUT', body: { model: 'article', siteId, status: 'PUBLISHED', fields: { title: 'v' } } });
+    await m('/entries/unpub-2/schedule', { body: { unpublishAt: future } });
+    expect((await m('/entries/unpub-2/schedule', { body: { unpublishAt: null } })).body.result.unpublishAt).toBeNull();
+    expect(await unpublishDueEntries(t.services, later)).toBe(0);
+    expect((await m('/entries/unpub-2')).body.result.status).toBe('PUBLISHED');
+  });
+
+  it('a scheduled publish and unpublish of one entry: published, then withdrawn by the worker on its own', async () => {
+    await m('/entries/window-1', { method: 'PUT', body: { model: 'article', siteId, fields: { title: 'w' } } });
+    const at = new Date(Date.now() + 300).toISOString();
+    const unpublishAt = new Date(Date.now() + 1500).toISOString();
+    expect((await m('/entries/window-1/schedule', { body: { at, unpublishAt } })).body.result).toMatchObject({ status: 'SCHEDULED', unpublishAt });
+    const seen = new Set<string>();
+    for (let i = 0; i < 60 && !seen.has('UNPUBLISHED'); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      seen.add((await m('/entries/window-1')).body.result.status);
+    }
+    expect([...seen]).toEqual(expect.arrayContaining(['UNPUBLISHED']));
+    const { rows } = await t.services.db.query<{ type: string }>(`SELECT type FROM events WHERE org_id = $1 AND subject = 'entry:window-1' ORDER BY id`, [org.orgId]);
+    expect(rows.map((r) => r.type)).toEqual(['entry.created', 'entry.scheduled', 'entry.published', 'entry.unpublished']);
   });
 
   it('unknown ids are 404 for every call', async () => {

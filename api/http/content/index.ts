@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Services } from '../../../shared/services.js';
 import { entryLifecycleRoutes } from './entry-lifecycle.js';
 import { entryRoutes } from './entries.js';
+import { entryVersionRoutes } from './entry-versions.js';
 import { modelRoutes } from './models.js';
 import { authorRoutes } from './authors.js';
 import { labelRoutes } from './labels.js';
@@ -14,6 +15,7 @@ export function contentRoutes(services: Services): Router {
   r.use(modelRoutes(services));
   r.use(entryRoutes(services));
   r.use(entryLifecycleRoutes(services));
+  r.use(entryVersionRoutes(services));
   r.use(sectionRoutes(services));
   r.use(authorRoutes(services));
   r.use(labelRoutes(services));

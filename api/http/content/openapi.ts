@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entryInputSchema, entryPatchSchema, scheduleInputSchema } from '../../../shared/content/entry-input.js';
+import { entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
 import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
@@ -28,6 +28,36 @@ const transition = (summary: string) => ({
 
 export const content: OpenApiFragment = {
   schemas: {
+    EntryVersionSummary: {
+      type: 'object',
+      properties: {
+        versionId: { type: 'string' },
+        status: { type: 'string', enum: [...ENTRY_STATUSES] },
+        title: nullableString,
+        savedAt: { type: 'string', format: 'date-time' },
+        current: { type: 'boolean', description: "The entry's current (preview) version" },
+      },
+    },
+    EntryVersion: {
+      allOf: [
+        ref('EntryVersionSummary'),
+        {
+          type: 'object',
+          properties: {
+            model: { type: 'string' },
+            siteId: { type: 'string' },
+            slug: nullableString,
+            labels: { type: 'array', items: { type: 'string' } },
+            attrs: {},
+            fields: { type: 'object' },
+          },
+        },
+      ],
+    },
+    VersionRetention: {
+      type: 'object',
+      properties: { versionsKept: { type: 'integer' }, versionsDays: { type: ['integer', 'null'] } },
+    },
     FieldDefinition: {
       type: 'object',
       properties: {
@@ -76,6 +106,7 @@ export const content: OpenApiFragment = {
         firstPublishedAt: dateTime,
         unpublishedAt: dateTime,
         scheduledAt: dateTime,
+        unpublishAt: { ...dateTime, description: 'A scheduled unpublish: the published entry is withdrawn then' },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
       },
@@ -154,9 +185,39 @@ export const content: OpenApiFragment = {
     '/management/v1/entries/{id}/publish': transition('Publish the current version (publishedAt = now, firstPublishedAt once)'),
     '/management/v1/entries/{id}/unpublish': transition('Withdraw from delivery (UNPUBLISHED, unpublishedAt = now); 409 when not published'),
     '/management/v1/entries/{id}/archive': transition('Archive (kept, invisible to delivery)'),
+    '/management/v1/entries/{id}/versions': {
+      get: {
+        summary: "The entry's kept versions, newest first (every save, publication, unpublication, schedule and restore is one)",
+        ...tag,
+        parameters: [id, ...pagingParameters],
+        responses: { 200: ok200({ type: 'array', items: ref('EntryVersionSummary') }, true), ...pick(400, 401, 403, 404, 429) },
+      },
+    },
+    '/management/v1/entries/{id}/versions/{versionId}': {
+      get: { summary: 'One kept version with its stored fields', ...tag, parameters: [id, pathParam('versionId')], responses: { 200: ok200(ref('EntryVersion')), ...pick(401, 403, 404, 429) } },
+    },
+    '/management/v1/entries/{id}/versions/{versionId}/restore': {
+      post: {
+        summary: 'Make a kept version the draft (a new version, checked against the model as it is now); publish to make it live',
+        ...tag,
+        parameters: [id, pathParam('versionId')],
+        responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 409, 422, 429) },
+      },
+    },
+    '/management/v1/version-retention': {
+      get: { summary: 'How long entry versions are kept', ...tag, responses: { 200: ok200(ref('VersionRetention')), ...pick(401, 403, 429) } },
+      patch: {
+        summary: 'Keep the newest versionsKept versions per entry (default 100), none older than versionsDays (null: no age limit); pruned hourly, never the current one',
+        ...tag,
+        requestBody: zodBody(versionRetentionPatchSchema),
+        responses: { 200: ok200(ref('VersionRetention')), ...pick(400, 401, 403, 413, 429) },
+      },
+    },
     '/management/v1/entries/{id}/schedule': {
       post: {
-        summary: 'Publish the current version at `at` (SCHEDULED; a worker publishes it); 409 for a published, unchanged entry',
+        summary: 'Publish the current version at `at` (SCHEDULED; a worker publishes it), and/or unpublish at `unpublishAt` (null cancels)',
+        description:
+          '`at`: 409 for a published, unchanged entry. `unpublishAt`: in the future, after `at`; 409 unless the entry is published or scheduled. The worker that publishes scheduled entries withdraws it once, with an entry.unpublished event.',
         ...tag,
         parameters: [id],
         requestBody: zodBody(scheduleInputSchema),

@@ -1,0 +1,91 @@
+import type { Queryable } from '../adapters/db/index.js';
+
+/**
+ * All SQL on `entry_versions` (written by triggers on `entries`: see the migration); every
+ * statement is scoped by org.
+ */
+
+export interface VersionSummary {
+  versionId: string;
+  status: string;
+  title: string | null;
+  savedAt: Date;
+}
+
+export interface StoredVersion extends VersionSummary {
+  model: string;
+  siteId: string;
+  slug: string | null;
+  labels: string[];
+  attrs: unknown;
+  fields: Record<string, unknown>;
+}
+
+interface Row {
+  version_id: string;
+  status: string;
+  title: string | null;
+  saved_at: Date;
+  model_alias: string;
+  site_id: string;
+  slug: string | null;
+  labels: string[];
+  attrs: unknown;
+  fields: Record<string, unknown>;
+}
+
+/** An entry's versions, newest first. */
+export async function listVersions(db: Queryable, orgId: string, entryId: string, page: { offset: number; limit: number }) {
+  const [items, total] = await Promise.all([
+    db.query<Row>(
+      `SELECT version_id, status, title, saved_at FROM entry_versions WHERE org_id = $1 AND entry_id = $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`,
+      [orgId, entryId, page.limit, page.offset],
+    ),
+    db.query<{ n: number }>('SELECT count(*)::int AS n FROM entry_versions WHERE org_id = $1 AND entry_id = $2', [orgId, entryId]),
+  ]);
+  return { items: items.rows.map((r): VersionSummary => ({ versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at })), total: total.rows[0].n };
+}
+
+export async function findVersion(db: Queryable, orgId: string, entryId: string, versionId: string): Promise<StoredVersion | null> {
+  const { rows } = await db.query<Row>(
+    `SELECT version_id, status, title, saved_at, model_alias, site_id, slug, labels, attrs, fields
+     FROM entry_versions WHERE org_id = $1 AND entry_id = $2 AND version_id = $3`,
+    [orgId, entryId, versionId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return { versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, model: r.model_alias, siteId: r.site_id, slug: r.slug, labels: r.labels, attrs: r.attrs, fields: r.fields };
+}
+
+/**
+ * Drops versions past each organization's retention: beyond its `versions_kept` newest per entry,
+ * or older than its `versions_days` — never an entry's current version. Returns how many went.
+ */
+export async function pruneVersions(db: Queryable): Promise<number> {
+  const r = await db.query(
+    `DELETE FROM entry_versions v
+     USING (
+       SELECT ev.org_id, ev.entry_id, ev.version_id, ev.saved_at,
+              row_number() OVER (PARTITION BY ev.org_id, ev.entry_id ORDER BY ev.seq DESC) AS rank
+       FROM entry_versions ev
+     ) ranked, organizations o
+     WHERE v.org_id = ranked.org_id AND v.entry_id = ranked.entry_id AND v.version_id = ranked.version_id
+       AND o.id = v.org_id
+       AND (ranked.rank > o.versions_kept OR (o.versions_days IS NOT NULL AND ranked.saved_at < now() - make_interval(days => o.versions_days)))
+       AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.org_id = v.org_id AND e.id = v.entry_id AND e.in_preview AND e.version_id = v.version_id)`,
+  );
+  return r.rowCount ?? 0;
+}
+
+export async function findVersionRetention(db: Queryable, orgId: string): Promise<{ versionsKept: number; versionsDays: number | null }> {
+  const { rows } = await db.query<{ versions_kept: number; versions_days: number | null }>('SELECT versions_kept, versions_days FROM organizations WHERE id = $1', [orgId]);
+  return { versionsKept: rows[0].versions_kept, versionsDays: rows[0].versions_days };
+}
+
+export async function updateVersionRetention(db: Queryable, orgId: string, patch: { versionsKept?: number; versionsDays?: number | null }) {
+  await db.query(
+    `UPDATE organizations SET versions_kept = COALESCE($2, versions_kept), versions_days = CASE WHEN $3::boolean THEN $4 ELSE versions_days END WHERE id = $1`,
+    [orgId, patch.versionsKept ?? null, patch.versionsDays !== undefined, patch.versionsDays ?? null],
+  );
+  return findVersionRetention(db, orgId);
+}
