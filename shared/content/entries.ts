@@ -4,7 +4,7 @@ import { newId, newVersionId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
 import type { EntryInput, EntryPatch } from './entry-input.js';
 import { prepareEntries, type PreparedContent } from './entry-prepare.js';
-import { findEntryRows, findEntryRowsOf, insertEdges, insertEntryRows, lockEntryKeys } from './entry-repository.js';
+import { findEntryRows, findEntryRowsOf, insertEdges, insertEntryRows, listEntryRows, lockEntryKeys, type EntryListFilter } from './entry-repository.js';
 import { applyContentPlans, planContent, writeContent, type ContentChange, type ContentPlan, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
 import type { EntryRow, NewEntryRow } from './entry-row.js';
@@ -93,9 +93,9 @@ async function insertNew(tx: Queryable, orgId: string, id: string, model: Stored
   if (problems.length > 0) throw invalid(problems);
   const content = await prepareOne(tx, orgId, model, id, input.fields, input.labels ?? [], input.siteId);
   const row = newEntryRow(id, model, input, content, { now, ...dates });
-  const rowId = (await insertEntryRows(tx, orgId, [row])).get(id)!;
+  const { rowId, seq } = (await insertEntryRows(tx, orgId, [row])).get(id)!;
   await insertEdges(tx, orgId, content.edges.map((e) => ({ ...e, rowId, sourceId: id })));
-  const stored = { ...row, rowId };
+  const stored = { ...row, rowId, seq };
   return { preview: stored, delivery: row.inDelivery ? stored : null };
 }
 
@@ -243,4 +243,10 @@ export async function getEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id:
   const rows = await findEntryRows(deps.db, orgId, id);
   if (!rows.preview) throw notFound(`Entry "${id}"`);
   return entryView(rows.preview, rows.delivery);
+}
+
+/** `GET /entries`: a page of the org's entries in listing order (see `listEntryRows`). */
+export async function listEntries(deps: Pick<ContentDeps, 'db'>, orgId: string, filter: EntryListFilter, page: { offset: number; limit: number }) {
+  const { items, total } = await listEntryRows(deps.db, orgId, filter, page);
+  return { items: items.map(({ row, publishedVersionId }): EntryView => ({ ...entryView(row, null), publishedVersionId })), total };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENTRY_STATUSES } from './model-types.js';
 
 /** Client-chosen ids (entries, sections, authors, labels, lists): URL-safe, at most 128 characters. */
 export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
@@ -56,3 +57,14 @@ export const versionRetentionPatchSchema = z
     versionsDays: z.number().int().min(1).max(36_500).nullable().optional(),
   })
   .refine((p) => p.versionsKept !== undefined || p.versionsDays !== undefined, 'name versionsKept, versionsDays or both');
+
+/** `GET /entries`: filters of the listing (paging is parsePage's); other query parameters are ignored. */
+export const entryListQuerySchema = z.object({
+  model: z.string().min(1).max(64).optional(),
+  status: z.enum(ENTRY_STATUSES).optional(),
+  updatedSince: z
+    .string()
+    .refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v), 'an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z')
+    .transform((v) => new Date(v))
+    .optional(),
+});

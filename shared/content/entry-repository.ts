@@ -35,11 +35,12 @@ function rowArrays(rows: NewEntryRow[]): unknown[] {
     col((r) => iso(r.unpublishAt)),
     col((r) => r.createdAt.toISOString()),
     col((r) => r.updatedAt.toISOString()),
+    col((r) => (r.seq === undefined ? null : String(r.seq))),
   ];
 }
 
-const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(20).fill('text')];
-const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, un, ca, ud';
+const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(21).fill('text')];
+const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, un, ca, ud, sq';
 
 /** `rowArrays` as a relation `t`, its parameters numbered from `first`; `rowIds` adds `t.r` first. */
 function rowRelation(first: number, rowIds = false): string {
@@ -49,22 +50,23 @@ function rowRelation(first: number, rowIds = false): string {
 
 /**
  * Inserts entry rows with ONE statement whatever their number (arrays through `unnest`), so a
- * bulk import costs a few statements per thousand entries. Returns the row id of each entry id.
+ * bulk import costs a few statements per thousand entries. Returns the row id and listing number of each entry id.
  */
-export async function insertEntryRows(tx: Queryable, orgId: string, rows: NewEntryRow[]): Promise<Map<string, number>> {
+export async function insertEntryRows(tx: Queryable, orgId: string, rows: NewEntryRow[]): Promise<Map<string, { rowId: number; seq: number }>> {
   if (rows.length === 0) return new Map();
-  const { rows: out } = await tx.query<{ row_id: number; id: string }>(
+  const { rows: out } = await tx.query<{ row_id: number; id: string; seq: string | number }>(
     `INSERT INTO entries (org_id, id, in_preview, in_delivery, model_alias, model_id, site_id, status, title, slug,
         external_id, cloned_from, version_id, labels, attrs, fields, metrics, published_at, first_published_at,
-        unpublished_at, scheduled_at, unpublish_at, created_at, updated_at)
+        unpublished_at, scheduled_at, unpublish_at, created_at, updated_at, seq)
      SELECT $1, t.id, t.p, t.d, t.ma, t.mi, t.si, t.st, t.ti, t.sl, t.ex, t.cl, t.v,
         t.lb::text[], t.at::jsonb, t.fi::jsonb, t.me::jsonb,
-        t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.un::timestamptz, t.ca::timestamptz, t.ud::timestamptz
+        t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.un::timestamptz, t.ca::timestamptz, t.ud::timestamptz,
+        COALESCE(t.sq::bigint, nextval('entries_seq'))
      FROM ${rowRelation(2)}
-     RETURNING row_id, id`,
+     RETURNING row_id, id, seq`,
     [orgId, ...rowArrays(rows)],
   );
-  return new Map(out.map((r) => [r.id, Number(r.row_id)]));
+  return new Map(out.map((r) => [r.id, { rowId: Number(r.row_id), seq: Number(r.seq) }]));
 }
 
 /** Rewrites every writable column of existing rows (by row id) with ONE statement. */
@@ -193,4 +195,32 @@ export async function findExistingEntryIds(db: Queryable, orgId: string, ids: st
   if (ids.length === 0) return new Set();
   const { rows } = await db.query<{ id: string }>('SELECT id FROM entries WHERE org_id = $1 AND in_preview AND id = ANY($2::text[])', [orgId, ids]);
   return new Set(rows.map((r) => r.id));
+}
+
+export interface EntryListFilter {
+  model?: string;
+  status?: string;
+  updatedSince?: Date;
+}
+
+/**
+ * A page of the org's entries (their preview rows) in listing order — the number each entry took
+ * at its creation — with the version delivery reads; and how many match.
+ */
+export async function listEntryRows(db: Queryable, orgId: string, filter: EntryListFilter, page: { offset: number; limit: number }) {
+  const params: unknown[] = [orgId];
+  const where = ['e.org_id = $1', 'e.in_preview'];
+  if (filter.model !== undefined) where.push(`e.model_alias = $${params.push(filter.model)}`);
+  if (filter.status !== undefined) where.push(`e.status = $${params.push(filter.status)}`);
+  if (filter.updatedSince !== undefined) where.push(`e.updated_at >= $${params.push(filter.updatedSince.toISOString())}`);
+  const [items, total] = await Promise.all([
+    db.query<EntryDbRow & { published_version_id: string | null }>(
+      `SELECT e.*, CASE WHEN e.in_delivery THEN e.version_id ELSE d.version_id END AS published_version_id
+       FROM entries e LEFT JOIN entries d ON d.org_id = e.org_id AND d.id = e.id AND d.in_delivery AND NOT d.in_preview
+       WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    ),
+    db.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries e WHERE ${where.join(' AND ')}`, params),
+  ]);
+  return { items: items.rows.map((r) => ({ row: fromDb(r), publishedVersionId: r.published_version_id })), total: total.rows[0].n };
 }

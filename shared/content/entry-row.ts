@@ -28,9 +28,12 @@ export interface EntryRow {
   unpublishAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The entry's place in listings: taken at its creation, kept by the rows of later versions. */
+  seq: number;
 }
 
-export type NewEntryRow = Omit<EntryRow, 'rowId'>;
+/** A row to insert: a new entry's has no `seq` yet (the database numbers it). */
+export type NewEntryRow = Omit<EntryRow, 'rowId' | 'seq'> & { seq?: number };
 
 /** Domain name → column, for every writable column. */
 export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
@@ -57,6 +60,7 @@ export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
   unpublishAt: 'unpublish_at',
   createdAt: 'created_at',
   updatedAt: 'updated_at',
+  seq: 'seq',
 };
 
 export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'metrics']);
@@ -86,6 +90,7 @@ export interface EntryDbRow {
   unpublish_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  seq: string | number;
 }
 
 export const fromDb = (r: EntryDbRow): EntryRow => ({
@@ -113,4 +118,5 @@ export const fromDb = (r: EntryDbRow): EntryRow => ({
   unpublishAt: r.unpublish_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  seq: Number(r.seq),
 });

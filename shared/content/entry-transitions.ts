@@ -66,7 +66,7 @@ export async function applyContentPlans(tx: Queryable, orgId: string, plans: Con
   await updateEntryRows(tx, [...plans.flatMap((p) => (p.kept ? [p.kept] : [])), ...rewritten]);
   await deleteEdgesOf(tx, rewritten.map((r) => r.rowId));
   const inserted = await insertEntryRows(tx, orgId, plans.flatMap((p) => ('rowId' in p.content ? [] : [p.content])));
-  const stored = plans.map((p): EntryRow => ('rowId' in p.content ? p.content : { ...p.content, rowId: inserted.get(p.content.id)! }));
+  const stored = plans.map((p): EntryRow => ('rowId' in p.content ? p.content : { ...p.content, ...inserted.get(p.content.id)! }));
   await insertEdges(tx, orgId, plans.flatMap((p, i) => p.edges.map((e) => ({ ...e, rowId: stored[i].rowId, sourceId: stored[i].id }))));
   return plans.map((p, i) => ({ preview: stored[i], delivery: stored[i].inDelivery ? stored[i] : p.delivery }));
 }

@@ -1,12 +1,13 @@
 import { Router } from 'express';
-import { createEntry, getEntry, patchEntry, putEntry } from '../../../shared/content/entries.js';
-import { clientIdSchema, entryInputSchema, entryPatchSchema } from '../../../shared/content/entry-input.js';
-import { ok } from '../../../shared/envelope.js';
+import { createEntry, getEntry, listEntries, patchEntry, putEntry } from '../../../shared/content/entries.js';
+import { clientIdSchema, entryInputSchema, entryListQuerySchema, entryPatchSchema } from '../../../shared/content/entry-input.js';
+import { ok, resultInfo } from '../../../shared/envelope.js';
+import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 
-/** `/management/v1/entries`: create, replace, merge and read entries. */
+/** `/management/v1/entries`: create, replace, merge, read and list entries. */
 export function entryRoutes(services: Services): Router {
   const r = Router();
   const manage = requireScope('manage');
@@ -26,6 +27,13 @@ export function entryRoutes(services: Services): Router {
   r.patch('/management/v1/entries/:id', manage, async (req, res) => {
     const patch = parseInput(entryPatchSchema, req.body, { what: 'entry patch' });
     res.json(ok(await patchEntry(services, tenantOf(req).orgId, req.params.id as string, patch)));
+  });
+
+  r.get('/management/v1/entries', manage, async (req, res) => {
+    const filter = parseInput(entryListQuerySchema, req.query, { what: 'listing' });
+    const page = parsePage(req.query);
+    const { items, total } = await listEntries(services, tenantOf(req).orgId, filter, page);
+    res.json(ok(items, { resultInfo: resultInfo(page, total) }));
   });
 
   r.get('/management/v1/entries/:id', manage, async (req, res) => {

@@ -175,6 +175,17 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/entries': {
       post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: zodBody(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
+      get: {
+        summary: 'List entries (current versions) in creation order: pages do not shift as entries are edited or published; entries created meanwhile come last',
+        ...tag,
+        parameters: [
+          { name: 'model', in: 'query', schema: { type: 'string' }, description: 'Entries of this model alias' },
+          { name: 'status', in: 'query', schema: { type: 'string', enum: [...ENTRY_STATUSES] } },
+          { name: 'updatedSince', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Changed at or after this instant' },
+          ...pagingParameters,
+        ],
+        responses: { 200: ok200({ type: 'array', items: ref('Entry') }, true), ...pick(400, 401, 403, 429) },
+      },
     },
     '/management/v1/entries/{id}': {
       put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: zodBody(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },

@@ -37,6 +37,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PATCH /management/v1/purge-targets/{id}': 'patchPurgeTarget',
   'DELETE /management/v1/purge-targets/{id}': 'deletePurgeTarget',
   'GET /management/v1/purge-targets/{id}/deliveries': 'listPurgeTargetDeliveries',
+  'GET /management/v1/entries': 'listEntries',
   'GET /management/v1/entries/{id}/versions': 'listEntryVersions',
   'GET /management/v1/entries/{id}/versions/{versionId}': 'getEntryVersion',
   'POST /management/v1/entries/{id}/versions/{versionId}/restore': 'restoreEntryVersion',

@@ -91,9 +91,9 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
   if (fresh.length > 0) {
     try {
       await deps.db.transaction(async (tx) => {
-        const rowIds = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
-        await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: rowIds.get(e.sourceId)! }))));
-        await recordImportedEntries(tx, state.orgId, newId(), fresh.map((g) => ({ event: 'created', rowId: rowIds.get(g.c.id)! })));
+        const inserted = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
+        await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: inserted.get(e.sourceId)!.rowId }))));
+        await recordImportedEntries(tx, state.orgId, newId(), fresh.map((g) => ({ event: 'created', rowId: inserted.get(g.c.id)!.rowId })));
         await bumpContentVersion(tx, state.orgId);
       });
       for (const g of fresh) results.set(g.c.line, { line: g.c.line, type: 'entry', ok: true, id: g.c.id });
