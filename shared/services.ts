@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config.js';
 import { createDb, type Db } from './adapters/db/index.js';
@@ -53,6 +54,8 @@ export interface Services {
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
   webhookSender: WebhookSender;
+  /** Runs a request's work as its token: the transactions it opens record the token (`folio.actor`). */
+  actor: AsyncLocalStorage<string>;
   /** GraphQL documents sent by id: automatic persisted queries and registered documents. */
   documents: DocumentStore;
   /** Publicly cacheable URLs served, by surrogate key, for generic purge targets. */
@@ -75,9 +78,14 @@ export interface ServiceOptions {
  */
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Services> {
   const ns = options.namespace ? `${options.namespace}:` : '';
-  const db = options.inMemoryDb && !config.databaseUrl
-    ? await (await import('./adapters/db/pglite.js')).createPgliteDb({ inMemory: true })
-    : await createDb(config);
+  // The token on whose behalf this part of the program writes (a REST request's): every
+  // transaction records it in `folio.actor`, which the version-history triggers keep.
+  const actor = new AsyncLocalStorage<string>();
+  const transactionSettings = () => {
+    const tokenId = actor.getStore();
+    return tokenId === undefined ? undefined : { 'folio.actor': tokenId };
+  };
+  const db = await createDb(config, { transactionSettings, inMemory: options.inMemoryDb && !config.databaseUrl });
   const migrations = await migratePostgres(db);
   if (migrations.applied.length > 0) logger.info({ applied: migrations.applied }, 'postgres migrations applied');
 
@@ -123,6 +131,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     enricher: once(() => createEnricher()),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    actor,
     documents: createDocumentStore(db),
     edgeUrls: createEdgeUrlRecorder(db, logger),
   };

@@ -45,7 +45,8 @@ export function createAuthenticator(services: Services) {
       if (!admitted) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
       for (const [name, value] of Object.entries(admitted.rateHeaders)) res.setHeader(name, value);
       req.tenant = { ...admitted.identity, requestId: req.requestId };
-      next();
+      // what this request writes is recorded as this token's (the version history's author)
+      services.actor.run(admitted.identity.tokenId, next);
     })(req, res, next);
   };
 

@@ -10,6 +10,8 @@ export interface VersionSummary {
   status: string;
   title: string | null;
   savedAt: Date;
+  /** The token whose request saved it (its id and name); null for the scheduler's changes. */
+  savedBy: { tokenId: string; name: string | null } | null;
 }
 
 export interface StoredVersion extends VersionSummary {
@@ -26,6 +28,8 @@ interface Row {
   status: string;
   title: string | null;
   saved_at: Date;
+  saved_by: string | null;
+  saved_by_name: string | null;
   model_alias: string;
   site_id: string;
   slug: string | null;
@@ -34,27 +38,32 @@ interface Row {
   fields: Record<string, unknown>;
 }
 
+const savedByOf = (r: Pick<Row, 'saved_by' | 'saved_by_name'>) => (r.saved_by === null ? null : { tokenId: r.saved_by, name: r.saved_by_name });
+
+/** The token of a version, named (a token of the org; revoked ones keep their name). */
+const SAVED_BY = `v.saved_by, (SELECT t.name FROM tokens t WHERE t.id = v.saved_by AND t.org_id = v.org_id) AS saved_by_name`;
+
 /** An entry's versions, newest first. */
 export async function listVersions(db: Queryable, orgId: string, entryId: string, page: { offset: number; limit: number }) {
   const [items, total] = await Promise.all([
     db.query<Row>(
-      `SELECT version_id, status, title, saved_at FROM entry_versions WHERE org_id = $1 AND entry_id = $2 ORDER BY seq DESC LIMIT $3 OFFSET $4`,
+      `SELECT v.version_id, v.status, v.title, v.saved_at, ${SAVED_BY} FROM entry_versions v WHERE v.org_id = $1 AND v.entry_id = $2 ORDER BY v.seq DESC LIMIT $3 OFFSET $4`,
       [orgId, entryId, page.limit, page.offset],
     ),
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM entry_versions WHERE org_id = $1 AND entry_id = $2', [orgId, entryId]),
   ]);
-  return { items: items.rows.map((r): VersionSummary => ({ versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at })), total: total.rows[0].n };
+  return { items: items.rows.map((r): VersionSummary => ({ versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, savedBy: savedByOf(r) })), total: total.rows[0].n };
 }
 
 export async function findVersion(db: Queryable, orgId: string, entryId: string, versionId: string): Promise<StoredVersion | null> {
   const { rows } = await db.query<Row>(
-    `SELECT version_id, status, title, saved_at, model_alias, site_id, slug, labels, attrs, fields
-     FROM entry_versions WHERE org_id = $1 AND entry_id = $2 AND version_id = $3`,
+    `SELECT v.version_id, v.status, v.title, v.saved_at, ${SAVED_BY}, v.model_alias, v.site_id, v.slug, v.labels, v.attrs, v.fields
+     FROM entry_versions v WHERE v.org_id = $1 AND v.entry_id = $2 AND v.version_id = $3`,
     [orgId, entryId, versionId],
   );
   const r = rows[0];
   if (!r) return null;
-  return { versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, model: r.model_alias, siteId: r.site_id, slug: r.slug, labels: r.labels, attrs: r.attrs, fields: r.fields };
+  return { versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, savedBy: savedByOf(r), model: r.model_alias, siteId: r.site_id, slug: r.slug, labels: r.labels, attrs: r.attrs, fields: r.fields };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publishDueEntries } from '../../shared/content/entry-lifecycle.js';
 import { pruneVersions } from '../../shared/content/version-repository.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -83,6 +84,24 @@ describe('entry versions', () => {
     const imported = await m('/import', { method: 'POST', rawBody: ndjson, headers: { 'content-type': 'application/x-ndjson' } });
     expect(imported.status).toBe(200);
     for (const id of ['b1', 'b2', 'b3']) expect((await versions(id)).map((v) => [v.status, v.current])).toEqual([['PUBLISHED', true]]);
+  });
+
+  it('names the token that saved each version; the scheduler\'s publication has none', async () => {
+    const editor = (await m('/tokens', { body: { name: 'editor', scopes: ['manage'] } })).body.result as { id: string; token: string };
+    const initial = (await m('/tokens')).body.result.find((k: { name: string }) => k.name === 'initial manage token') as { id: string };
+    await m('/entries/s1', { method: 'PUT', body: { model: 'article', siteId: site, fields: { title: 'S' } } });
+    await m('/entries/s1', { method: 'PATCH', body: { fields: { body: 'by the editor' } } }, editor.token);
+    await m('/entries/s1/schedule', { body: { at: '2000-01-01T00:00:00Z' } }, editor.token);
+    await publishDueEntries(t.services);
+    const list = (await m('/entries/s1/versions')).body.result as { status: string; savedBy: { tokenId: string; name: string } | null }[];
+    expect(list.map((v) => [v.status, v.savedBy])).toEqual([
+      ['PUBLISHED', null],
+      ['SCHEDULED', { tokenId: editor.id, name: 'editor' }],
+      ['DRAFT', { tokenId: editor.id, name: 'editor' }],
+      ['DRAFT', { tokenId: initial.id, name: 'initial manage token' }],
+    ]);
+    const [published] = list;
+    expect((await m(`/entries/s1/versions/${(await m('/entries/s1')).body.result.versionId}`)).body.result.savedBy).toBe(published.savedBy);
   });
 
   it('answers 404 for unknown entries and versions and for another organization, 400 for bad paging', async () => {

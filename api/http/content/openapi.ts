@@ -35,6 +35,11 @@ export const content: OpenApiFragment = {
         status: { type: 'string', enum: [...ENTRY_STATUSES] },
         title: nullableString,
         savedAt: { type: 'string', format: 'date-time' },
+        savedBy: {
+          type: ['object', 'null'],
+          properties: { tokenId: { type: 'string' }, name: { type: ['string', 'null'] } },
+          description: "The token whose request saved it; null for the scheduler's publications and unpublications",
+        },
         current: { type: 'boolean', description: "The entry's current (preview) version" },
       },
     },

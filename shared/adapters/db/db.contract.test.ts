@@ -185,3 +185,28 @@ describe.runIf(process.env.DATABASE_URL)('migrations on Postgres', () => {
     }
   });
 });
+
+/** Settings a transaction starts with (`transactionSettings`): the caller's at BEGIN, local to it. */
+describe.each([
+  ['pglite', (settings: () => Record<string, string> | undefined) => createPgliteDb({ inMemory: true, transactionSettings: settings })],
+  ...(process.env.DATABASE_URL
+    ? [['postgres', async (settings: () => Record<string, string> | undefined) => createPostgresDb({ url: process.env.DATABASE_URL!, poolSize: 2, transactionSettings: settings })] as const]
+    : []),
+] as const)('Db contract, transaction settings: %s', (_name, make) => {
+  it('sets them in each transaction as its caller has them, quoted, and nowhere else', async () => {
+    let current: Record<string, string> | undefined = { 'folio.actor': "tok'en; DROP TABLE x" };
+    const db = await make(() => current);
+    try {
+      const read = (q: { query: Db['query'] }) => q.query<{ v: string | null }>(`SELECT NULLIF(current_setting('folio.actor', true), '') AS v`).then((r) => r.rows[0].v);
+      expect(await db.transaction((tx) => read(tx))).toBe("tok'en; DROP TABLE x");
+      current = { 'folio.actor': 'second' };
+      expect(await db.transaction((tx) => read(tx))).toBe('second');
+      // local to the transaction: a pooled connection does not keep it
+      expect(await read(db)).toBeNull();
+      current = undefined;
+      expect(await db.transaction((tx) => read(tx))).toBeNull();
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -41,17 +41,34 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * Settings every transaction starts with (`SET LOCAL`, sent with its BEGIN), read from the caller's
+ * context when it begins — e.g. `folio.actor`, the token whose request writes, which the
+ * version-history triggers record. Names are dotted lowercase identifiers.
+ */
+export type TransactionSettings = () => Readonly<Record<string, string>> | undefined;
+
+/** `SELECT set_config(…)` statements for `settings`, as SQL text (values quoted, names checked). */
+export function setLocalSql(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => {
+      if (!/^[a-z_]+\.[a-z_]+$/.test(name)) throw new Error(`invalid transaction setting name "${name}"`);
+      return `SELECT set_config('${name}', '${value.replace(/'/g, "''").replace(/\0/g, '')}', true);`;
+    })
+    .join(' ');
+}
+
 /** A channel name safe to splice into LISTEN: a plain lowercase identifier. */
 export function checkChannel(channel: string): string {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel "${channel}"`);
   return channel;
 }
 
-export async function createDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>): Promise<Db> {
+export async function createDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>, options: { transactionSettings?: TransactionSettings; inMemory?: boolean } = {}): Promise<Db> {
   if (config.databaseUrl) {
     const { createPostgresDb } = await import('./postgres.js');
-    return createPostgresDb({ url: config.databaseUrl, poolSize: config.databasePoolSize });
+    return createPostgresDb({ url: config.databaseUrl, poolSize: config.databasePoolSize, transactionSettings: options.transactionSettings });
   }
   const { createPgliteDb } = await import('./pglite.js');
-  return createPgliteDb({ dataDir: config.dataDir });
+  return createPgliteDb({ dataDir: config.dataDir, inMemory: options.inMemory, transactionSettings: options.transactionSettings });
 }

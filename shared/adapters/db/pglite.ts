@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { checkChannel, type Db, type Queryable, type QueryResult } from './index.js';
+import { checkChannel, setLocalSql, type Db, type Queryable, type QueryResult, type TransactionSettings } from './index.js';
 
 const NUMERIC = 1700;
 
@@ -11,7 +11,7 @@ const NUMERIC = 1700;
  * PGlite is real Postgres compiled to WASM, running on this thread. `dataDir` undefined keeps it
  * in memory (tests); otherwise it lives in `<dataDir>/pg`.
  */
-export async function createPgliteDb(options: { dataDir?: string; inMemory?: boolean }): Promise<Db> {
+export async function createPgliteDb(options: { dataDir?: string; inMemory?: boolean; transactionSettings?: TransactionSettings }): Promise<Db> {
   let dir: string | undefined;
   if (!options.inMemory && options.dataDir) {
     dir = path.join(options.dataDir, 'pg');
@@ -42,7 +42,13 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
     stats,
     query: root.query,
     exec: root.exec,
-    transaction: (fn) => pglite.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => {
+      const settings = options.transactionSettings?.();
+      return pglite.transaction(async (tx) => {
+        if (settings) await tx.exec(setLocalSql(settings));
+        return fn(wrap(tx));
+      });
+    },
     async ping() {
       await pglite.query('SELECT 1');
     },

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz.js';
-import { checkChannel, type Db, type Queryable, type QueryOptions, type QueryResult } from './index.js';
+import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './index.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -42,7 +42,7 @@ function runNamed(client: pg.PoolClient, name: string, text: string, values: unk
   });
 }
 
-export function createPostgresDb(options: { url: string; poolSize: number }): Db {
+export function createPostgresDb(options: { url: string; poolSize: number; transactionSettings?: TransactionSettings }): Db {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
   // Only statements whose generic plan is the right one ask to be prepared (lookups by key,
   // unfiltered pages; see QueryOptions), and planning them again at every execution —
@@ -114,9 +114,11 @@ export function createPostgresDb(options: { url: string; poolSize: number }): Db
     query: root.query,
     exec: root.exec,
     async transaction(fn) {
+      const settings = options.transactionSettings?.();
       const client = await pool.connect();
       try {
-        await client.query('BEGIN');
+        // one round trip: BEGIN and the settings as one simple query
+        await client.query(settings ? `BEGIN; ${setLocalSql(settings)}` : 'BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         client.release();
