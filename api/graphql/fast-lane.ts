@@ -282,13 +282,18 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     const { state, tokenInUrl } = tenant;
     const keys = reads && state.scope === 'delivery' ? surrogateKeysOf(state.identity.orgId, reads) : [];
     const etag = (written.etag ??= etagOf(written.text));
-    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl), ETag: etag }, corsAndVaryOf(state, tokenInUrl), surrogateKeyHeaders(keys));
+    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl), ETag: etag }, corsAndVaryOf(state, tokenInUrl));
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable
       markShareable(res);
       deps.services.edgeUrls.record(state.identity.orgId, url, keys);
     }
-    if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) return false;
+    // A 304 carries what a cache updates its stored copy with (RFC 9110: Cache-Control, ETag,
+    // Vary…); the surrogate keys came with the 200 it stored.
+    if (!matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
+      Object.assign(headers, surrogateKeyHeaders(keys));
+      return false;
+    }
     res.writeHead(304, headers);
     res.end();
     return true;

@@ -103,6 +103,8 @@ describe('GraphQL at the edge', () => {
       expect(await again.text()).toBe('');
       expect(again.headers.get('etag')).toBe(etag);
       expect(again.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=300');
+      // the surrogate keys came with the stored 200
+      expect([first.headers.get('surrogate-key') !== null, again.headers.get('surrogate-key')]).toEqual([true, null]);
       expect((await get({ query, access_token: publishable }, { headers: { 'if-none-match': `"other", W/${etag}` } })).status).toBe(304);
       expect((await get({ query, access_token: publishable }, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
 
