@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import type { DocumentStore } from '../../shared/edge/document-store.js';
+import { documentSha256 } from '../../shared/edge/persisted-document-repository.js';
 import type { RequestState } from './request-state.js';
 
 /** The parameters of a GraphQL request that may name its document instead of sending it. */
@@ -13,7 +13,6 @@ export interface DocumentParams {
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 
 const error = (message: string, code: string, status: number) =>
   new GraphQLError(message, { extensions: { code, http: { status, headers: { 'Cache-Control': 'no-store' } } } });
@@ -51,7 +50,7 @@ export async function resolveDocumentText(store: DocumentStore, state: RequestSt
     return text;
   }
 
-  const digest = sha256Hex(query);
+  const digest = documentSha256(query);
   if (hash !== null && hash !== digest) throw error('The persisted query hash does not match the SHA-256 of the query sent with it.', 'BAD_USER_INPUT', 400);
   if (trusted) {
     const registered = await store.find(orgId, params.documentId ?? digest, { registeredOnly: true });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isEventPattern } from '../events/event-types.js';
 import { PURGE_EVENTS } from './purge-keys.js';
-import { PURGE_PLACEHOLDERS } from './purge-target.js';
+import { templateProblem } from './purge-target.js';
 
 /** Input schemas of the edge routes: delivery settings, persisted documents, purge targets. */
 
@@ -51,14 +51,14 @@ const url = z.string().trim().min(1).max(2000);
 
 const common = { events: events.default([...PURGE_EVENTS]), description: description.optional(), enabled: z.boolean().optional() };
 
-const placeholderRule = (t: { url: string; headers: Record<string, string> }) =>
-  PURGE_PLACEHOLDERS.filter((p) => [t.url, ...Object.values(t.headers)].some((v) => v.includes(p))).length === 1;
-const PLACEHOLDER_MESSAGE = 'use one of {key} (a request per surrogate key), {keys} (one request, keys space-separated) or {path} (a request per cached URL) in url or headers — exactly one kind';
 
 export const purgeTargetInputSchema = z.discriminatedUnion('provider', [
   z
     .strictObject({ provider: z.literal('http'), method: method.default('PURGE'), url, headers: httpHeaders.default({}), ...common })
-    .refine(placeholderRule, { message: PLACEHOLDER_MESSAGE, path: ['url'] }),
+    .superRefine((t, ctx) => {
+      const problem = templateProblem(t);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: ['url'] });
+    }),
   z.strictObject({ provider: z.literal('fastly'), serviceId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'a Fastly service id'), apiToken, softPurge: z.boolean().default(false), ...common }),
   z.strictObject({ provider: z.literal('cloudflare'), zoneId: z.string().regex(/^[0-9a-f]{32}$/i, 'a Cloudflare zone id (32 hexadecimal characters)'), apiToken, ...common }),
 ]);

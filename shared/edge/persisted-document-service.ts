@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { parse } from 'graphql';
 import type { Db } from '../adapters/db/index.js';
 import { conflict, unprocessable } from '../errors/index.js';
 import type { PersistedDocumentsInput } from './edge-input.js';
-import { countDocuments, registerDocuments } from './persisted-document-repository.js';
+import { countDocuments, documentSha256, registerDocuments } from './persisted-document-repository.js';
 
 /** Documents an organization may register (a large app's manifest has a few hundred). */
 export const MAX_DOCUMENTS_PER_ORG = 10_000;
@@ -19,15 +18,14 @@ interface NewDocument {
 
 /** The three accepted shapes as one list; a missing id is the text's SHA-256. */
 function documentsOf(input: PersistedDocumentsInput): NewDocument[] {
-  const sha = (t: string) => createHash('sha256').update(t).digest('hex');
   if ('documents' in input && Array.isArray(input.documents)) {
-    return input.documents.map((d) => ({ id: d.id ?? sha(d.document), sha256: sha(d.document), document: d.document, name: d.name ?? null }));
+    return input.documents.map((d) => ({ id: d.id ?? documentSha256(d.document), sha256: documentSha256(d.document), document: d.document, name: d.name ?? null }));
   }
   const manifest = input as { format?: unknown; operations?: { id: string; body: string; name?: string }[] };
   if (manifest.format === 'apollo-persisted-query-manifest' && Array.isArray(manifest.operations)) {
-    return manifest.operations.map((o) => ({ id: o.id, sha256: sha(o.body), document: o.body, name: o.name ?? null }));
+    return manifest.operations.map((o) => ({ id: o.id, sha256: documentSha256(o.body), document: o.body, name: o.name ?? null }));
   }
-  return Object.entries(input as Record<string, string>).map(([id, document]) => ({ id, sha256: sha(document), document, name: null }));
+  return Object.entries(input as Record<string, string>).map(([id, document]) => ({ id, sha256: documentSha256(document), document, name: null }));
 }
 
 /**

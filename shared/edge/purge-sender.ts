@@ -1,5 +1,5 @@
 import type { AttemptOutcome, WebhookSender } from '../webhooks/webhook-sender.js';
-import { placeholderOf, type PurgeConfig } from './purge-target.js';
+import { PLACEHOLDER, placeholderOf, type PurgeConfig } from './purge-target.js';
 
 /** Keys per request, as the CDNs' APIs take them: Fastly 256 surrogate keys, Cloudflare 30 tags. */
 const FASTLY_KEYS_PER_REQUEST = 256;
@@ -51,7 +51,7 @@ export async function purgeRequests(deps: PurgeDeps, config: PurgeConfig, keys: 
   // keys are percent-encoded in the URL and sent as they are in headers; a path is already a URL's
   const expand = (values: Record<string, string>) => {
     const fill = (t: string, inUrl: boolean) =>
-      t.replace(/\{(key|keys|path)\}/g, (_m, name: string) => (inUrl && name !== 'path' ? encodeURIComponent(values[name] ?? '') : (values[name] ?? '')));
+      t.replace(PLACEHOLDER, (_m, name: string) => (inUrl && name !== 'path' ? encodeURIComponent(values[name] ?? '') : (values[name] ?? '')));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(config.headers)) headers[k] = fill(v, false);
     return { method: config.method, url: fill(config.url, true), headers, body: '' };

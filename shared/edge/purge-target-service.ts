@@ -5,7 +5,7 @@ import { listDeliveries } from '../webhooks/delivery-repository.js';
 import { receiverUrl } from '../webhooks/webhook-service.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookRecord } from '../webhooks/webhook-repository.js';
 import type { PurgeTargetInput, PurgeTargetPatch } from './edge-input.js';
-import { publicPurgeConfig, type PurgeConfig } from './purge-target.js';
+import { PLACEHOLDER, publicPurgeConfig, templateProblem, type PurgeConfig } from './purge-target.js';
 
 /** Purge targets an organization may have. */
 export const MAX_PURGE_TARGETS_PER_ORG = 10;
@@ -20,7 +20,7 @@ function view(record: WebhookRecord): PurgeTargetView {
 
 /** A generic target's URL, checked as a webhook receiver's is (public addresses only) with its placeholders filled. */
 async function checkTemplate(services: Services, template: string): Promise<void> {
-  await receiverUrl(services.config, template.replace(/\{(key|keys|path)\}/g, 'x'));
+  await receiverUrl(services.config, template.replace(PLACEHOLDER, 'x'));
 }
 
 function configOf(input: PurgeTargetInput): PurgeConfig {
@@ -74,9 +74,8 @@ export async function patchPurgeTarget(services: Services, orgId: string, id: st
     if (patch.apiToken !== undefined) throw unprocessable('A generic purge target has no API token.', ['apiToken: not a member of an http target']);
     if (patch.url !== undefined || patch.method !== undefined || patch.headers !== undefined) {
       purge = { ...current, url: patch.url ?? current.url, method: patch.method ?? current.method, headers: patch.headers ?? current.headers };
-      if (!/\{(key|keys|path)\}/.test([purge.url, ...Object.values(purge.headers)].join('\n'))) {
-        throw unprocessable('Invalid purge target.', ['url: use {key}, {keys} or {path} in url or headers']);
-      }
+      const problem = templateProblem(purge);
+      if (problem) throw unprocessable('Invalid purge target.', [`url: ${problem}`]);
       await checkTemplate(services, purge.url);
     }
   } else {

@@ -10,12 +10,24 @@ export type PurgeConfig =
   | { provider: 'fastly'; serviceId: string; apiToken: string; softPurge: boolean }
   | { provider: 'cloudflare'; zoneId: string; apiToken: string };
 
-export const PURGE_PLACEHOLDERS = ['{key}', '{keys}', '{path}'] as const;
+const PURGE_PLACEHOLDERS = ['{key}', '{keys}', '{path}'] as const;
+
+/** Every placeholder in a template, by name (`key`, `keys`, `path`). */
+export const PLACEHOLDER = /\{(key|keys|path)\}/g;
+
+type Template = { url: string; headers: Record<string, string> };
+const placeholdersIn = (t: Template) => PURGE_PLACEHOLDERS.filter((p) => [t.url, ...Object.values(t.headers)].some((v) => v.includes(p)));
 
 /** Which placeholder a generic target expands (one per target); null when it uses none. */
-export function placeholderOf(config: { url: string; headers: Record<string, string> }): (typeof PURGE_PLACEHOLDERS)[number] | null {
-  const text = [config.url, ...Object.values(config.headers)].join('\n');
-  return PURGE_PLACEHOLDERS.find((p) => text.includes(p)) ?? null;
+export function placeholderOf(config: Template): (typeof PURGE_PLACEHOLDERS)[number] | null {
+  return placeholdersIn(config)[0] ?? null;
+}
+
+/** Why a generic target's template cannot be used, or null: it names exactly one kind of placeholder. */
+export function templateProblem(config: Template): string | null {
+  return placeholdersIn(config).length === 1
+    ? null
+    : 'use one of {key} (a request per surrogate key), {keys} (one request, keys space-separated) or {path} (a request per cached URL) in url or headers — exactly one kind';
 }
 
 /** What a purge target shows through the API: the API token never leaves. */

@@ -81,6 +81,15 @@ describe('purge targets', () => {
     expect(JSON.stringify(patched.body)).not.toContain('rotated-fastly');
     expect((await m(`/purge-targets/${id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await m(`/purge-targets/${id}`)).status).toBe(404);
+    // a PATCH keeps a generic template to the rule a creation follows
+    const generic = (await m('/purge-targets', { body: { provider: 'http', url: `${receiver.url}/purge/{key}` } })).body.result.id as string;
+    for (const body of [{ url: `${receiver.url}/purge` }, { headers: { 'x-keys': '{keys}' } }]) {
+      const res = await m(`/purge-targets/${generic}`, { method: 'PATCH', body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.errors.join(' ')).toContain('exactly one kind');
+    }
+    expect((await m(`/purge-targets/${generic}`, { method: 'PATCH', body: { url: `${receiver.url}/ban`, headers: { 'x-keys': '{keys}' } } })).status).toBe(200);
+    expect((await m(`/purge-targets/${generic}`, { method: 'DELETE' })).status).toBe(200);
   });
 
   it('purges Fastly, Cloudflare and generic caches as each documents it when an entry is published, and not for drafts', async () => {
