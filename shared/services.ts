@@ -19,6 +19,7 @@ import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
 import { createEventFeed, type EventFeed } from './events/event-feed.js';
 import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender.js';
+import { createDeliveryLedger, type DeliveryLedger } from './webhooks/delivery-ledger.js';
 import { createDocumentStore, type DocumentStore } from './edge/document-store.js';
 import { createEdgeUrlRecorder, type EdgeUrlRecorder } from './edge/edge-url-recorder.js';
 import { compileTrustProxy, createClientAddress, type TrustProxy } from './tenancy/client-address.js';
@@ -54,6 +55,8 @@ export interface Services {
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
   webhookSender: WebhookSender;
+  /** This process's claims and records of webhook attempts, many to a statement under load. */
+  webhookLedger: DeliveryLedger;
   /** Runs a request's work as its token: the transactions it opens record the token (`folio.actor`). */
   actor: AsyncLocalStorage<string>;
   /** GraphQL documents sent by id: automatic persisted queries and registered documents. */
@@ -131,6 +134,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     enricher: once(() => createEnricher()),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    // a claim outlives the attempt's timeout (recording it included)
+    webhookLedger: createDeliveryLedger(db, { claimMs: config.webhooks.timeoutMs + 5000, disableAfter: config.webhooks.disableAfter }),
     actor,
     documents: createDocumentStore(db),
     edgeUrls: createEdgeUrlRecorder(db, logger),

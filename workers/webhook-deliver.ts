@@ -1,15 +1,18 @@
 import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import { concurrencyLimit } from '../shared/concurrency.js';
 import { deliverOnce, type DeliveryResult } from '../shared/webhooks/deliver.js';
 
 declare module '../shared/adapters/queue/jobs.js' {
   interface JobMap {
-    /** One attempt of one webhook delivery (the job key names the attempt). */
-    'webhook-deliver': { payload: WebhookDeliverPayload; result: { result: DeliveryResult } };
+    /** One attempt of each of a few deliveries of one org (the job key names the attempts). */
+    'webhook-deliver': { payload: WebhookDeliverPayload; result: { results: DeliveryResult[] } };
   }
 }
 
 export interface WebhookDeliverPayload extends JobBase {
-  deliveryId: string;
+  deliveryIds?: string[];
+  /** The one delivery of a job queued before jobs carried several. */
+  deliveryId?: string;
 }
 
 /**
@@ -19,10 +22,18 @@ export interface WebhookDeliverPayload extends JobBase {
 export const WEBHOOK_STALLED_AFTER_MS = 10_000;
 
 /**
- * Webhook deliveries. An attempt mostly waits on the receiver, so many run at once
- * (WEBHOOK_CONCURRENCY per process); a slow receiver holds one slot at most WEBHOOK_TIMEOUT_MS.
+ * Webhook deliveries. An attempt mostly waits on the receiver, so many run at once: at most
+ * WEBHOOK_CONCURRENCY attempts per process, whichever jobs they come from; a slow receiver holds
+ * one of them at most WEBHOOK_TIMEOUT_MS. As many jobs run as attempts may, so that one job
+ * waiting on slow receivers leaves the others theirs.
  */
 export const webhookDeliverJob: JobDefinition<'webhook-deliver'> = {
-  handler: (services) => async (payload) => ({ result: await deliverOnce(services, { orgId: payload.orgId, id: payload.deliveryId }) }),
+  handler: (services) => {
+    const attempt = concurrencyLimit(services.config.webhooks.concurrency);
+    return async (payload) => {
+      const ids = payload.deliveryIds ?? (payload.deliveryId ? [payload.deliveryId] : []);
+      return { results: await Promise.all(ids.map((id) => deliverOnce(services, { orgId: payload.orgId, id }, attempt))) };
+    };
+  },
   options: (services) => ({ concurrency: services.config.webhooks.concurrency, stalledAfterMs: WEBHOOK_STALLED_AFTER_MS }),
 };

@@ -1,20 +1,35 @@
+import { createHash } from 'node:crypto';
 import { findEdgeUrls } from '../edge/edge-url-repository.js';
 import { PATHS_PER_PURGE, sendPurge } from '../edge/purge-sender.js';
 import type { Services } from '../services.js';
-import { claimDelivery, recordAttempt, type AttemptRecord, type DeliveryKey } from './delivery-repository.js';
+import type { AttemptRecord, DeliveryKey, DeliveryToSend } from './delivery-repository.js';
 import { signDelivery } from './signing.js';
 
 export type DeliveryResult = 'succeeded' | 'retrying' | 'failed' | 'skipped';
 
+/** Deliveries of one org queued as one job: a queue round trip serves this many attempts. */
+export const DELIVERIES_PER_JOB = 50;
+
+type Queued = DeliveryKey & { attempts: number };
+
 /**
- * Queues one attempt of a delivery. The job key names the delivery and the attempts already made,
- * so queueing the same attempt twice (the dispatcher and the sweep for lost jobs) joins one job.
- * A queue that is down or full loses nothing: the delivery stays pending in Postgres and the
- * dispatcher's tick queues it later. Resolves to the error, or null once queued.
+ * The job key names the deliveries and the attempts already made, so queueing the same attempts
+ * twice (the dispatcher and the sweep for lost jobs) joins one job.
  */
-function tryEnqueue(queue: Services['queue'], key: DeliveryKey, attemptsMade: number, delayMs = 0): Promise<unknown> {
+function jobIdOf(items: Queued[]): string {
+  if (items.length === 1) return `webhook-deliver:${items[0].id}:${items[0].attempts}`;
+  const digest = createHash('sha256').update(items.map((i) => `${i.id}:${i.attempts}`).join(',')).digest('base64url');
+  return `webhook-deliver:${items.length}:${digest.slice(0, 24)}`;
+}
+
+/**
+ * Queues one job for attempts of one org's deliveries. A queue that is down or full loses
+ * nothing: the deliveries stay pending in Postgres and the dispatcher's tick queues them later.
+ * Resolves to the error, or null once queued.
+ */
+function tryEnqueue(queue: Services['queue'], items: Queued[], delayMs = 0): Promise<unknown> {
   return queue
-    .enqueue('webhook-deliver', { orgId: key.orgId, deliveryId: key.id, version: 1 }, { jobId: `webhook-deliver:${key.id}:${attemptsMade}`, delayMs })
+    .enqueue('webhook-deliver', { orgId: items[0].orgId, deliveryIds: items.map((i) => i.id), version: 1 }, { jobId: jobIdOf(items), delayMs })
     .then(
       () => null,
       (err: unknown) => err ?? new Error('enqueue failed'),
@@ -22,29 +37,68 @@ function tryEnqueue(queue: Services['queue'], key: DeliveryKey, attemptsMade: nu
 }
 
 export async function enqueueDelivery(services: Pick<Services, 'queue' | 'logger'>, key: DeliveryKey, attemptsMade: number, delayMs = 0): Promise<void> {
-  const err = await tryEnqueue(services.queue, key, attemptsMade, delayMs);
+  const err = await tryEnqueue(services.queue, [{ ...key, attempts: attemptsMade }], delayMs);
   if (err) services.logger.warn({ err, deliveryId: key.id }, 'webhook delivery not queued; the tick queues it again');
 }
 
 /**
- * Queues many deliveries, a hundred at a time, stopping at the first chunk the queue refuses
- * (full or down): the rest stay pending for the tick, with one log line for all of them.
+ * Queues many deliveries: those due now in jobs of up to DELIVERIES_PER_JOB of one org (in the
+ * order given), those due later in a job each, at their time; twenty jobs at a time, stopping at
+ * the first the queue refuses (full or down) — the rest stay pending for the tick, with one log
+ * line for all of them. Returns the number of deliveries queued.
  */
-export async function enqueueDeliveries(services: Pick<Services, 'queue' | 'logger'>, items: (DeliveryKey & { attempts: number; delayMs?: number })[]): Promise<number> {
-  for (let i = 0; i < items.length; i += 100) {
-    const errors = await Promise.all(items.slice(i, i + 100).map((d) => tryEnqueue(services.queue, d, d.attempts, d.delayMs)));
+export async function enqueueDeliveries(services: Pick<Services, 'queue' | 'logger'>, items: (Queued & { delayMs?: number })[]): Promise<number> {
+  const jobs: { items: Queued[]; delayMs: number }[] = [];
+  const filling = new Map<string, Queued[]>();
+  for (const item of items) {
+    if (item.delayMs) {
+      jobs.push({ items: [item], delayMs: item.delayMs });
+      continue;
+    }
+    let job = filling.get(item.orgId);
+    if (!job || job.length === DELIVERIES_PER_JOB) {
+      job = [];
+      filling.set(item.orgId, job);
+      jobs.push({ items: job, delayMs: 0 });
+    }
+    job.push(item);
+  }
+  let queued = 0;
+  for (let i = 0; i < jobs.length; i += 20) {
+    const chunk = jobs.slice(i, i + 20);
+    const errors = await Promise.all(chunk.map((j) => tryEnqueue(services.queue, j.items, j.delayMs)));
     const failed = errors.filter((e) => e !== null);
+    queued += chunk.filter((_, k) => errors[k] === null).reduce((n, j) => n + j.items.length, 0);
     if (failed.length > 0) {
-      const queued = i + errors.length - failed.length;
       services.logger.warn({ err: failed[0], left: items.length - queued }, 'the webhook queue refused deliveries (full or down); they stay pending and the tick queues them');
       return queued;
     }
   }
-  return items.length;
+  return queued;
 }
 
-/** A claim outlives the attempt's timeout by this much (recording it included). */
-const CLAIM_MARGIN_MS = 5000;
+/** Sends a claimed delivery once (unless its webhook is off) and says what to record. */
+async function attemptOnce(services: Services, d: DeliveryToSend): Promise<AttemptRecord> {
+  const { db, config } = services;
+  if (!d.enabled) {
+    // Its webhook was disabled: the delivery ends without an attempt (redeliver sends it later).
+    return { statusCode: null, durationMs: null, error: 'webhook disabled', excerpt: null, outcome: { status: 'failed' }, counted: false };
+  }
+  const sent = d.purge
+    ? await sendPurge(
+        { sender: services.webhookSender, apis: config.purgeApis, urlsFor: (keys) => findEdgeUrls(db, d.orgId, keys, PATHS_PER_PURGE) },
+        d.purge,
+        (JSON.parse(d.body) as { keys: string[] }).keys,
+      )
+    : await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
+  const delay = config.webhooks.retryDelaysMs[d.attempts];
+  const outcome: AttemptRecord['outcome'] = sent.ok
+    ? { status: 'succeeded' }
+    : delay !== undefined
+      ? { status: 'pending', retryAt: new Date(Date.now() + delay) }
+      : { status: 'failed' };
+  return { statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error, excerpt: sent.excerpt, outcome, counted: true };
+}
 
 /**
  * Makes one attempt of a delivery, if it can claim it (pending, due, at the head of its lane,
@@ -53,35 +107,17 @@ const CLAIM_MARGIN_MS = 5000;
  * delivery once this one is final. The outcome is recorded only after the receiver answered, so
  * a worker killed mid-attempt leaves the delivery pending and claimed; once the claim runs out,
  * its job taken over or the tick's re-queue sends it again (at least once, same webhook-id).
+ * `slot` holds the claim and the POST (the part that occupies a receiver), not the record.
  */
-export async function deliverOnce(services: Services, key: DeliveryKey): Promise<DeliveryResult> {
-  const { db, config, logger } = services;
-  const d = await claimDelivery(db, key, config.webhooks.timeoutMs + CLAIM_MARGIN_MS);
-  if (!d) return 'skipped';
-
-  let record: AttemptRecord;
-  if (!d.enabled) {
-    // Its webhook was disabled: the delivery ends without an attempt (redeliver sends it later).
-    record = { statusCode: null, durationMs: null, error: 'webhook disabled', excerpt: null, outcome: { status: 'failed' }, counted: false };
-  } else {
-    const sent = d.purge
-      ? await sendPurge(
-          { sender: services.webhookSender, apis: config.purgeApis, urlsFor: (keys) => findEdgeUrls(db, d.orgId, keys, PATHS_PER_PURGE) },
-          d.purge,
-          (JSON.parse(d.body) as { keys: string[] }).keys,
-        )
-      : await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
-    const attempt = d.attempts + 1;
-    const delay = config.webhooks.retryDelaysMs[attempt - 1];
-    const outcome: AttemptRecord['outcome'] = sent.ok
-      ? { status: 'succeeded' }
-      : delay !== undefined
-        ? { status: 'pending', retryAt: new Date(Date.now() + delay) }
-        : { status: 'failed' };
-    record = { statusCode: sent.statusCode, durationMs: sent.durationMs, error: sent.error, excerpt: sent.excerpt, outcome, counted: true };
-  }
-
-  const { next, disabled } = await recordAttempt(db, d, record, config.webhooks.disableAfter);
+export async function deliverOnce(services: Services, key: DeliveryKey, slot: <T>(send: () => Promise<T>) => Promise<T> = (send) => send()): Promise<DeliveryResult> {
+  const { config, logger, webhookLedger } = services;
+  const attempt = await slot(async () => {
+    const d = await webhookLedger.claim(key);
+    return d && { d, record: await attemptOnce(services, d) };
+  });
+  if (!attempt) return 'skipped';
+  const { d, record } = attempt;
+  const { next, disabled } = await webhookLedger.record(d, record);
   const result: DeliveryResult = record.outcome.status === 'pending' ? 'retrying' : record.outcome.status;
   if (record.counted) services.metrics.webhookAttempts.inc({ result });
   if (result !== 'succeeded') {

@@ -46,20 +46,36 @@ export interface DeliveryKey {
   id: string;
 }
 
+/**
+ * Joined into a statement, it commits without waiting for the disk (synchronous_commit off for
+ * that statement's transaction alone). For claims and attempt records only: a Postgres crash may
+ * forget the last fraction of a second of them, and what it forgets is an attempt sent again
+ * under the same webhook-id — what at-least-once delivery allows anyway. Waiting for the disk on
+ * each of them cost more than the POSTs they record.
+ */
+const ASYNC_COMMIT = `(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit`;
+
 /** A lock-free look, so that dispatchers woken by a commit another one handled stop here. */
 export async function hasUndispatchedEvents(db: Queryable): Promise<boolean> {
   const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM events WHERE dispatched_at IS NULL) AS any');
   return rows[0].any;
 }
 
-/** Locks out finishing deliveries, then reads up to `limit` undispatched events, oldest first. */
+/**
+ * Locks out finishing deliveries, then takes up to `limit` undispatched events, oldest first,
+ * stamping them dispatched (the transaction adds their deliveries before it commits).
+ */
 export async function takeUndispatchedEvents(tx: Queryable, limit: number): Promise<PendingEvent[]> {
   await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [LANE_LOCK]);
   const { rows } = await tx.query<{ id: number; org_id: string; type: string; subject: string; model: string | null; data: Record<string, unknown>; created_at: Date }>(
-    'SELECT id, org_id, type, subject, model, data, created_at FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1',
+    `UPDATE events e SET dispatched_at = now()
+     WHERE e.id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1)
+     RETURNING e.id, e.org_id, e.type, e.subject, e.model, e.data, e.created_at`,
     [limit],
   );
-  return rows.map((r) => ({ id: r.id, orgId: r.org_id, type: r.type, subject: r.subject, model: r.model, data: r.data, createdAt: r.created_at }));
+  return rows
+    .map((r) => ({ id: r.id, orgId: r.org_id, type: r.type, subject: r.subject, model: r.model, data: r.data, createdAt: r.created_at }))
+    .sort((a, b) => a.id - b.id);
 }
 
 export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promise<Subscriber[]> {
@@ -70,24 +86,24 @@ export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promi
   return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models, purge: r.kind === 'purge' }));
 }
 
-/** Inserts deliveries in the order given, stamps the events, and returns the new lane heads. */
-export async function insertDeliveries(tx: Queryable, deliveries: NewDelivery[], eventIds: number[]): Promise<DeliveryKey[]> {
-  await tx.query('UPDATE events SET dispatched_at = now() WHERE id = ANY($1::bigint[])', [eventIds]);
+/** Inserts deliveries in the order given and returns the new lane heads. */
+export async function insertDeliveries(tx: Queryable, deliveries: NewDelivery[]): Promise<DeliveryKey[]> {
   if (deliveries.length === 0) return [];
-  await tx.query(
-    `INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, lane, body)
-     SELECT d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.lane, d.body
-     FROM jsonb_to_recordset($1::jsonb) AS d(org_id text, id text, webhook_id text, event_id bigint, event_type text, lane text, body text, ord int)
-     ORDER BY d.ord`,
-    [JSON.stringify(deliveries.map((d, ord) => ({ org_id: d.orgId, id: d.id, webhook_id: d.webhookId, event_id: d.eventId, event_type: d.eventType, lane: d.lane, body: d.body, ord })))],
-  );
+  // A new delivery heads its lane when it is the lane's first in this batch and the lane had no
+  // pending delivery before (the statement's snapshot does not see the rows its INSERT adds).
   const { rows } = await tx.query<{ org_id: string; id: string }>(
-    `SELECT d.org_id, d.id FROM webhook_deliveries d
-     WHERE d.id = ANY($1::text[]) AND NOT EXISTS (
-       SELECT 1 FROM webhook_deliveries p
-       WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
-     ORDER BY d.seq`,
-    [deliveries.map((d) => d.id)],
+    `WITH ins AS (
+       INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, lane, body)
+       SELECT d.org_id, d.id, d.webhook_id, d.event_id, d.event_type, d.lane, d.body
+       FROM jsonb_to_recordset($1::jsonb) AS d(org_id text, id text, webhook_id text, event_id bigint, event_type text, lane text, body text, ord int)
+       ORDER BY d.ord
+       RETURNING org_id, id, webhook_id, lane, seq)
+     SELECT i.org_id, i.id FROM (
+       SELECT ins.*, row_number() OVER (PARTITION BY org_id, webhook_id, lane ORDER BY seq) AS nth FROM ins) i
+     WHERE i.nth = 1 AND NOT EXISTS (
+       SELECT 1 FROM webhook_deliveries p WHERE p.org_id = i.org_id AND p.webhook_id = i.webhook_id AND p.lane = i.lane AND p.status = 'pending')
+     ORDER BY i.seq`,
+    [JSON.stringify(deliveries.map((d, ord) => ({ org_id: d.orgId, id: d.id, webhook_id: d.webhookId, event_id: d.eventId, event_type: d.eventType, lane: d.lane, body: d.body, ord })))],
   );
   return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
 }
@@ -109,13 +125,16 @@ export interface DeliveryToSend {
 }
 
 /**
- * Claims the next attempt of a delivery for `claimMs`: it must be pending, due (within a second),
- * at the head of its lane and not claimed by another worker. Null when any of that fails — the
- * job then has nothing to do. The claim makes a second job for the same attempt harmless, and
- * runs out by itself when the worker that holds it dies.
+ * Claims the next attempt of each delivery for `claimMs`, in one statement: it must be pending,
+ * due (within a second), at the head of its lane and not claimed by another worker. The answer
+ * follows `keys`, null where any of that fails — that job then has nothing to do. A key given
+ * twice is claimed once (the first). The claim makes a second job for the same attempt harmless,
+ * and runs out by itself when the worker that holds it dies.
  */
-export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: number): Promise<DeliveryToSend | null> {
+export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimMs: number): Promise<(DeliveryToSend | null)[]> {
   const { rows } = await db.query<{
+    org_id: string;
+    id: string;
     webhook_id: string;
     attempts: number;
     body: string;
@@ -128,30 +147,34 @@ export async function claimDelivery(db: Queryable, key: DeliveryKey, claimMs: nu
     purge: PurgeConfig | null;
   }>(
     `UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $3::double precision / 1000)
-     FROM webhooks w
-     WHERE d.org_id = $1 AND d.id = $2 AND w.org_id = d.org_id AND w.id = d.webhook_id
+     FROM webhooks w, (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS k(org_id, id), ${ASYNC_COMMIT}
+     WHERE d.org_id = k.org_id AND d.id = k.id AND w.org_id = d.org_id AND w.id = d.webhook_id
        AND d.status = 'pending' AND d.next_attempt_at <= now() + interval '1 second'
        AND (d.claimed_until IS NULL OR d.claimed_until < now())
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                        WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
-     RETURNING d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
+     RETURNING d.org_id, d.id, d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
                COALESCE(w.previous_secret_until > now(), false) AS previous_valid`,
-    [key.orgId, key.id, claimMs],
+    [keys.map((k) => k.orgId), keys.map((k) => k.id), claimMs],
   );
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    orgId: key.orgId,
-    id: key.id,
-    webhookId: r.webhook_id,
-    attempts: r.attempts,
-    body: r.body,
-    url: r.url,
-    enabled: r.enabled,
-    secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
-    failedInARow: r.failed_in_a_row,
-    purge: r.purge,
-  };
+  const claimed = new Map(rows.map((r) => [`${r.org_id}\0${r.id}`, r]));
+  return keys.map((key) => {
+    const r = claimed.get(`${key.orgId}\0${key.id}`);
+    if (!r) return null;
+    claimed.delete(`${key.orgId}\0${key.id}`);
+    return {
+      orgId: key.orgId,
+      id: key.id,
+      webhookId: r.webhook_id,
+      attempts: r.attempts,
+      body: r.body,
+      url: r.url,
+      enabled: r.enabled,
+      secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
+      failedInARow: r.failed_in_a_row,
+      purge: r.purge,
+    };
+  });
 }
 
 export interface AttemptRecord {
@@ -165,30 +188,60 @@ export interface AttemptRecord {
   counted: boolean;
 }
 
+/** The next delivery of a lane, to enqueue once the one before it is final. */
+export type NextDelivery = DeliveryKey & { attempts: number };
+
 /**
- * Records an attempt (one round trip through `folio_finish_attempt` in the common case). A final
- * outcome updates the webhook's failures in a row (disabling it at `disableAfter`, saying why)
- * and returns the next delivery of the lane to enqueue, if any.
+ * Whether recording this attempt changes its webhook's failures in a row: a final failure counts
+ * one more (and may disable it), a success after failures resets them. Such an attempt is recorded
+ * by `recordAttempt`, in a transaction of its own; every other one by `finishAttempts`.
  */
-export async function recordAttempt(
-  db: Db,
-  d: DeliveryToSend,
-  a: AttemptRecord,
-  disableAfter: number,
-): Promise<{ next: (DeliveryKey & { attempts: number }) | null; disabled: boolean }> {
-  const failed = a.counted && a.outcome.status === 'failed';
-  const resetFailures = a.counted && a.outcome.status === 'succeeded' && d.failedInARow > 0;
-  const finish = async (q: Queryable) => {
-    const { rows } = await q.query<{ next_id: string; next_attempts: number }>(
-      'SELECT next_id, next_attempts FROM folio_finish_attempt($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-      [LANE_LOCK, d.orgId, d.id, d.attempts, a.outcome.status, a.counted ? 1 : 0, a.statusCode, a.durationMs, a.error, a.excerpt, a.outcome.status === 'pending' ? a.outcome.retryAt : null],
-    );
-    return rows[0] ? { orgId: d.orgId, id: rows[0].next_id, attempts: rows[0].next_attempts } : null;
-  };
-  if (!failed && !resetFailures) return { next: await finish(db), disabled: false };
+export const changesFailureCount = (d: DeliveryToSend, a: AttemptRecord): boolean =>
+  a.counted && (a.outcome.status === 'failed' || (a.outcome.status === 'succeeded' && d.failedInARow > 0));
+
+const finishParams = (d: DeliveryToSend, a: AttemptRecord, ord: number) => ({
+  ord,
+  org: d.orgId,
+  id: d.id,
+  attempts: d.attempts,
+  status: a.outcome.status,
+  counted: a.counted ? 1 : 0,
+  code: a.statusCode,
+  ms: a.durationMs,
+  error: a.error,
+  excerpt: a.excerpt,
+  retry_at: a.outcome.status === 'pending' ? a.outcome.retryAt.toISOString() : null,
+});
+
+/**
+ * Records attempts that leave their webhooks' failure counts alone, in one statement (one
+ * `folio_finish_attempt` per attempt); the answer follows `attempts`: the lane's next delivery
+ * where an attempt was final and its lane has one.
+ */
+export async function finishAttempts(db: Queryable, attempts: { d: DeliveryToSend; a: AttemptRecord }[]): Promise<(NextDelivery | null)[]> {
+  const { rows } = await db.query<{ ord: number; next_id: string | null; next_attempts: number | null }>(
+    `SELECT i.ord, f.next_id, f.next_attempts
+     FROM ${ASYNC_COMMIT}, jsonb_to_recordset($2::jsonb) AS i(ord int, org text, id text, attempts int, status text, counted int, code int, ms int, error text, excerpt text, retry_at timestamptz)
+     LEFT JOIN LATERAL folio_finish_attempt($1, i.org, i.id, i.attempts, i.status, i.counted, i.code, i.ms, i.error, i.excerpt, i.retry_at) f ON true
+     ORDER BY i.ord`,
+    [LANE_LOCK, JSON.stringify(attempts.map(({ d, a }, ord) => finishParams(d, a, ord)))],
+  );
+  const next = new Map(rows.filter((r) => r.next_id !== null).map((r) => [r.ord, { id: r.next_id!, attempts: r.next_attempts! }]));
+  return attempts.map(({ d }, i) => {
+    const n = next.get(i);
+    return n ? { orgId: d.orgId, ...n } : null;
+  });
+}
+
+/**
+ * Records an attempt that changes its webhook's failures in a row (see changesFailureCount), in
+ * a transaction with that change: a final failure counts one more (disabling the webhook at
+ * `disableAfter`, saying why), a success resets them. Returns the lane's next delivery, if any.
+ */
+export async function recordAttempt(db: Db, d: DeliveryToSend, a: AttemptRecord, disableAfter: number): Promise<{ next: NextDelivery | null; disabled: boolean }> {
   return db.transaction(async (tx) => {
-    const next = await finish(tx);
-    if (resetFailures) {
+    const [next] = await finishAttempts(tx, [{ d, a }]);
+    if (a.outcome.status === 'succeeded') {
       await tx.query('UPDATE webhooks SET failed_in_a_row = 0 WHERE org_id = $1 AND id = $2', [d.orgId, d.webhookId]);
       return { next, disabled: false };
     }

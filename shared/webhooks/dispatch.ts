@@ -6,8 +6,12 @@ import type { Services } from '../services.js';
 import { enqueueDeliveries } from './deliver.js';
 import { enabledSubscribers, hasUndispatchedEvents, insertDeliveries, takeUndispatchedEvents, type DeliveryKey, type NewDelivery, type PendingEvent, type Subscriber } from './delivery-repository.js';
 
-/** Events turned into deliveries per transaction. */
-const BATCH = 500;
+/**
+ * Events turned into deliveries per transaction: the first batch small, so that the first
+ * deliveries leave soon, then larger (fewer statements per event) while a backlog lasts.
+ */
+const FIRST_BATCH = 250;
+const LARGEST_BATCH = 2000;
 
 /**
  * Turns every undispatched event into one delivery per matching enabled webhook of its org, and
@@ -17,16 +21,16 @@ const BATCH = 500;
 export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'queue' | 'logger'>): Promise<number> {
   let handled = 0;
   if (!(await hasUndispatchedEvents(services.db))) return 0;
-  for (;;) {
-    const { heads, count } = await services.db.transaction((tx) => dispatchBatch(tx));
+  for (let batch = FIRST_BATCH; ; batch = Math.min(batch * 2, LARGEST_BATCH)) {
+    const { heads, count } = await services.db.transaction((tx) => dispatchBatch(tx, batch));
     handled += count;
     await enqueueDeliveries(services, heads.map((h) => ({ ...h, attempts: 0 })));
-    if (count < BATCH) return handled;
+    if (count < batch) return handled;
   }
 }
 
-async function dispatchBatch(tx: Queryable): Promise<{ heads: DeliveryKey[]; count: number }> {
-  const events = await takeUndispatchedEvents(tx, BATCH);
+async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: DeliveryKey[]; count: number }> {
+  const events = await takeUndispatchedEvents(tx, batch);
   if (events.length === 0) return { heads: [], count: 0 };
   const subscribers = await enabledSubscribers(tx, [...new Set(events.map((e) => e.orgId))]);
   const deliveries: NewDelivery[] = [];
@@ -37,7 +41,7 @@ async function dispatchBatch(tx: Queryable): Promise<{ heads: DeliveryKey[]; cou
       if (delivery) deliveries.push(delivery);
     }
   }
-  const heads = await insertDeliveries(tx, deliveries, events.map((e) => e.id));
+  const heads = await insertDeliveries(tx, deliveries);
   return { heads, count: events.length };
 }
 

@@ -10,6 +10,7 @@
  *    parallel) until the receiver has every delivery — against the limit measured in the same
  *    run: a bare loop POSTing the same number of Standard-Webhooks-signed bodies to the same
  *    receiver over keep-alive connections, as many in flight as Folio's WEBHOOK_CONCURRENCY.
+ *    BENCH_CONCURRENCY (default 32) sets both.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), REDIS_URL (default
  * redis://127.0.0.1:6379), BENCH_RATE (publishes/s, default 20), BENCH_SECONDS (default 15),
@@ -31,7 +32,7 @@ process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
 const rate = Number(process.env.BENCH_RATE ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const events = Number(process.env.BENCH_EVENTS ?? 5000);
-const concurrency = 32;
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
 const receiver = fork(fileURLToPath(new URL('./webhook-receiver-process.js', import.meta.url)));
 const { port } = (await once(receiver, 'message'))[0] as { port: number };

@@ -5,12 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../../shared/adapters/db/index.js';
 import { createEntry } from '../../shared/content/entries.js';
 import { EVENT_TYPES } from '../../shared/events/event-types.js';
+import { recordEvents } from '../../shared/events/record-events.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { deliverOnce } from '../../shared/webhooks/deliver.js';
+import type { WebhookDeliverPayload } from '../../workers/webhook-deliver.js';
 import { createWebhookSender } from '../../shared/webhooks/webhook-sender.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';
@@ -187,6 +189,63 @@ describe('webhooks', () => {
     expect(await deliverOnce(t.services, key)).toBe('skipped'); // finished
     const { rows } = await t.services.db.query<{ attempts: number; status: string }>(`SELECT attempts, status FROM webhook_deliveries WHERE org_id = $1 AND id = 'msg_claimed'`, [org.orgId]);
     expect(rows).toEqual([{ attempts: 1, status: 'succeeded' }]);
+  });
+
+  it('many events at once: jobs carry up to 50 deliveries of the org, each sent once', async () => {
+    const { org } = await orgWithWebhook('/many');
+    receiver.answer = () => 204;
+    const enqueued = vi.spyOn(t.services.queue, 'enqueue');
+    try {
+      const n = 240;
+      await t.services.db.transaction((tx) =>
+        recordEvents(tx, org.orgId, Array.from({ length: n }, (_, i) => ({ type: 'label.changed' as const, subject: `label:many-${i}`, data: { id: `many-${i}`, action: 'updated' } }))),
+      );
+      await receiver.waitFor(() => at('/many').length >= n);
+      await new Promise((r) => setTimeout(r, 300)); // anything sent twice would arrive by now
+      const ids = at('/many').map((r) => r.headers['webhook-id']);
+      expect(ids).toHaveLength(n);
+      expect(new Set(ids).size).toBe(n);
+      const sizes = enqueued.mock.calls
+        .filter(([name, payload]) => name === 'webhook-deliver' && payload.orgId === org.orgId)
+        .map(([, payload]) => (payload as WebhookDeliverPayload).deliveryIds?.length ?? 0);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+      expect(Math.max(...sizes)).toBe(50);
+      const { rows } = await t.services.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1 GROUP BY status', [
+        org.orgId,
+      ]);
+      expect(rows).toEqual([{ status: 'succeeded', n }]);
+    } finally {
+      enqueued.mockRestore();
+    }
+  });
+
+  it('attempts claimed or recorded together share one statement', async () => {
+    const { org, webhook } = await orgWithWebhook('/shared');
+    const keys = Array.from({ length: 10 }, (_, i) => ({ orgId: org.orgId, id: `msg_shared${i}` }));
+    await t.services.db.query(
+      `INSERT INTO webhook_deliveries (org_id, id, webhook_id, event_id, event_type, lane, body)
+       SELECT $1, 'msg_shared' || i, $2, 0, 'label.changed', 'label:shared' || i, '{}' FROM generate_series(0, 9) AS i`,
+      [org.orgId, webhook.id],
+    );
+    const statements = vi.spyOn(t.services.db, 'query');
+    try {
+      const ledger = t.services.webhookLedger;
+      const claimed = await Promise.all([...keys, keys[0]].map((k) => ledger.claim(k)));
+      expect(claimed.filter((d) => d !== null).map((d) => d!.id)).toEqual(keys.map((k) => k.id)); // the key given twice: claimed once
+      expect(await ledger.claim(keys[1])).toBeNull(); // claimed already
+      const record = { statusCode: 204, durationMs: 3, error: null, excerpt: null, outcome: { status: 'succeeded' as const }, counted: true };
+      await Promise.all(claimed.filter((d) => d !== null).map((d) => ledger.record(d!, record)));
+      const texts = statements.mock.calls.map(([sql]) => sql);
+      expect(texts.filter((sql) => sql.startsWith('UPDATE webhook_deliveries d SET claimed_until'))).toHaveLength(2);
+      expect(texts.filter((sql) => sql.includes('folio_finish_attempt('))).toHaveLength(1);
+    } finally {
+      statements.mockRestore();
+    }
+    const { rows } = await t.services.db.query<{ status: string; attempts: number; n: number }>(
+      `SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1 AND id LIKE 'msg_shared%' GROUP BY 1, 2`,
+      [org.orgId],
+    );
+    expect(rows).toEqual([{ status: 'succeeded', attempts: 1, n: 10 }]);
   });
 
   it('filters by model: entry events of other models are not sent', async () => {
