@@ -25,9 +25,16 @@ export async function findAssetTypes(db: Queryable, orgId: string, ids: string[]
 
 const TABLES = { sections: 'sections', authors: 'authors', labels: 'labels', sites: 'sites', lists: 'lists' } as const;
 
-/** The subset of `ids` that exist in one of the org's simple id tables. */
-export async function findExistingIds(db: Queryable, orgId: string, table: keyof typeof TABLES, ids: string[]): Promise<Set<string>> {
+/**
+ * The subset of `ids` that exist in one of the org's simple id tables. With `lock`, the rows
+ * found stay locked (FOR KEY SHARE) until the transaction ends: a concurrent delete, which locks
+ * the row before it checks that no entry uses it, waits for this write and then sees it.
+ */
+export async function findExistingIds(db: Queryable, orgId: string, table: keyof typeof TABLES, ids: string[], lock = false): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${TABLES[table]} WHERE org_id = $1 AND id = ANY($2::text[])`, [orgId, ids]);
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${TABLES[table]} WHERE org_id = $1 AND id = ANY($2::text[])${lock ? ' FOR KEY SHARE' : ''}`, [
+    orgId,
+    ids,
+  ]);
   return new Set(rows.map((r) => r.id));
 }

@@ -27,7 +27,8 @@ const unique = (ids: Iterable<string>) => [...new Set(ids)];
  * Checks that every target of a batch of entry writes exists in the org: referenced entries
  * (with an allowed model), assets, sections, authors, labels and the site. `known` holds entries
  * not yet in the database that may be referenced (the entry itself, earlier import lines).
- * One query per kind for the whole batch.
+ * One query per kind for the whole batch. The sections, authors and labels found stay locked
+ * until `db`'s transaction ends (see findExistingIds), so none is deleted under the write.
  */
 export async function checkTargets(
   db: Queryable,
@@ -52,9 +53,9 @@ export async function checkTargets(
   // statements side by side.
   const entryModels = await findEntryModels(db, orgId, unique(want.entries));
   const assetTypes = await findAssetTypes(db, orgId, unique(want.media));
-  const sections = await findExistingIds(db, orgId, 'sections', unique(want.section));
-  const authors = await findExistingIds(db, orgId, 'authors', unique(want.author));
-  const labelIds = await findExistingIds(db, orgId, 'labels', unique(labels));
+  const sections = await findExistingIds(db, orgId, 'sections', unique(want.section), true);
+  const authors = await findExistingIds(db, orgId, 'authors', unique(want.author), true);
+  const labelIds = await findExistingIds(db, orgId, 'labels', unique(labels), true);
   const siteIds = await findExistingIds(db, orgId, 'sites', unique(sites));
   const problems = items.map((item) => {
     const out: string[] = [];

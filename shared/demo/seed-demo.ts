@@ -10,7 +10,7 @@ import { putModel } from '../content/models.js';
 import { createResource } from '../content/resources.js';
 import { putSectionMedia, sectionDef } from '../content/sections.js';
 import { isAppError } from '../errors/index.js';
-import { findOrganizationBySlug, insertOrganization } from '../tenancy/organization-repository.js';
+import { deleteOrganization, findOrganizationBySlug, hasTokens, insertOrganization } from '../tenancy/organization-repository.js';
 import { insertDistribution, insertProject, listProjects } from '../tenancy/project-repository.js';
 import { insertSite } from '../tenancy/site-repository.js';
 import { createToken } from '../tenancy/token-repository.js';
@@ -89,12 +89,18 @@ async function existingDemo(s: DemoServices, orgId: string, slug: string): Promi
  * Seeds the demo organization on first start (embedded mode): models using most field types,
  * sections, authors, labels, a dozen entries, a list, a generated image and a distribution,
  * all through the same domain functions as the management API. Later calls find the org and
- * return its tokens (new ones when the token file is gone).
+ * return its tokens (new ones when the token file is gone). Its tokens are made last: an org
+ * without any is what a seeding that crashed part-way left, and is seeded again from scratch —
+ * seeding runs in the one embedded process, so no other process is seeding it at that moment.
  */
 export async function seedDemo(s: DemoServices, options: { slug?: string } = {}): Promise<DemoInfo> {
   const slug = options.slug ?? DEMO_SLUG;
   const existing = await findOrganizationBySlug(s.db, slug);
-  if (existing) return existingDemo(s, existing.id, slug);
+  if (existing && (await hasTokens(s.db, existing.id))) return existingDemo(s, existing.id, slug);
+  if (existing) {
+    s.logger.warn({ orgId: existing.id }, 'the demo organization was left half-seeded by an earlier start; seeding it again');
+    await deleteOrganization(s.db, existing.id);
+  }
 
   let org;
   try {

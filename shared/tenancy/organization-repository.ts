@@ -39,6 +39,17 @@ export async function insertOrganization(db: Queryable, input: { name: string; s
   return toOrganization(rows[0]);
 }
 
+/** Deletes an organization and, by cascade, every row that belongs to it. */
+export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
+  await db.query('DELETE FROM organizations WHERE id = $1', [id]);
+}
+
+/** Whether the organization has ever had a token (revoked ones count). */
+export async function hasTokens(db: Queryable, orgId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM tokens WHERE org_id = $1 LIMIT 1', [orgId]);
+  return rows.length > 0;
+}
+
 export async function findOrganizationBySlug(db: Queryable, slug: string): Promise<Organization | null> {
   const { rows } = await db.query<OrgRow>('SELECT * FROM organizations WHERE slug = $1', [slug]);
   return rows[0] ? toOrganization(rows[0]) : null;

@@ -5,6 +5,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { demoBanner } from '../../shared/demo/demo-banner.js';
 import { seedDemo, type DemoInfo } from '../../shared/demo/seed-demo.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { interceptDb } from '../support/intercept-db.js';
 
 let t: TestApp;
 let demo: DemoInfo;
@@ -58,6 +59,24 @@ describe('first-start demo', () => {
     expect(fresh.deliveryToken).not.toBe(demo.deliveryToken);
     const ok = await t.json('/management/v1/models', { token: fresh.manageToken });
     expect(ok.status).toBe(200);
+  });
+
+  it('a seeding that failed part-way is done again from scratch at the next start', async () => {
+    const halfSlug = `demo-${randomBase62(8).toLowerCase()}`;
+    let entryInserts = 0;
+    const crashing = interceptDb(t.services.db, (sql) => {
+      if (sql.trimStart().startsWith('INSERT INTO entries') && ++entryInserts === 5) throw new Error('crashed while seeding');
+    });
+    await expect(seedDemo({ ...t.services, db: crashing }, { slug: halfSlug })).rejects.toThrow('crashed while seeding');
+    const orgs = () => t.services.db.query<{ id: string }>('SELECT id FROM organizations WHERE slug = $1', [halfSlug]);
+    const [half] = (await orgs()).rows;
+    const again = await seedDemo(t.services, { slug: halfSlug });
+    expect(again).toMatchObject({ created: true });
+    expect((await orgs()).rows).toEqual([{ id: again.orgId }]);
+    expect(again.orgId).not.toBe(half.id);
+    const { rows } = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM entries WHERE org_id = $1 AND in_preview', [again.orgId]);
+    expect(rows[0].n).toBe(12);
+    expect((await t.json('/management/v1/models', { token: again.manageToken })).status).toBe(200);
   });
 
   it('the banner shows the tokens and a curl command with the query', () => {

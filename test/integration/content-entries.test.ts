@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publishDueEntries, unpublishDueEntries } from '../../shared/content/entry-lifecycle.js';
 import { createEntry } from '../../shared/content/entries.js';
-import type { Db, Queryable } from '../../shared/adapters/db/index.js';
+import { interceptDb } from '../support/intercept-db.js';
 import { insertTestAsset } from '../support/test-assets.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -461,19 +461,9 @@ describe('atomicity', () => {
     // A database fault after the entry row was inserted (the edge insert fails): the only way to
     // cause it is to inject it, so the transaction is wrapped to throw on that statement.
     const db = t.services.db;
-    const faulty: Db = {
-      ...db,
-      transaction: (fn) =>
-        db.transaction((tx) =>
-          fn({
-            exec: (sql) => tx.exec(sql),
-            query: ((sql: string, params?: readonly unknown[]) => {
-              if (sql.includes('INSERT INTO entry_edges')) throw new Error('injected fault');
-              return tx.query(sql, params);
-            }) as Queryable['query'],
-          }),
-        ),
-    };
+    const faulty = interceptDb(db, (sql) => {
+      if (sql.includes('INSERT INTO entry_edges')) throw new Error('injected fault');
+    });
     const before = await contentVersion();
     const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM entries WHERE org_id = $1', [org.orgId])).rows[0].n;
     const n = await count();

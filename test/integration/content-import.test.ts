@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Queryable } from '../../shared/adapters/db/index.js';
+import type { Db } from '../../shared/adapters/db/index.js';
 import { runImport } from '../../shared/content/import/run-import.js';
 import { ndjsonLines } from '../../shared/content/import/ndjson-lines.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+import { interceptDb } from '../support/intercept-db.js';
 
 let t: TestApp;
 let org: TestOrg;
@@ -124,33 +125,64 @@ describe('POST /management/v1/import', () => {
 
 /** A database whose transactions throw where `fails` says so (faults we cannot cause for real). */
 function faultyDb(fails: (sql: string, params?: readonly unknown[]) => boolean): Db {
-  const db = t.services.db;
-  const wrap = (tx: Queryable): Queryable => ({
-    exec: (sql) => tx.exec(sql),
-    query: ((sql: string, params?: readonly unknown[]) => {
-      if (fails(sql, params)) throw new Error('injected');
-      return tx.query(sql, params);
-    }) as Queryable['query'],
+  return interceptDb(t.services.db, (sql, params) => {
+    if (fails(sql, params)) throw new Error('injected');
   });
-  return { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) };
 }
 
 /** Runs an import of `lines` and counts its statements. */
 async function countedImport(lines: object[]) {
   // Counted through a wrapper: background jobs use the same database and would disturb db.stats.
   let count = 0;
-  const db = t.services.db;
-  const counted = (q: Queryable): Queryable => ({
-    exec: (sql) => q.exec(sql),
-    query: ((sql: string, params?: readonly unknown[]) => {
-      count++;
-      return q.query(sql, params);
-    }) as Queryable['query'],
+  const countingDb = interceptDb(t.services.db, () => {
+    count++;
   });
-  const countingDb: Db = { ...db, ...counted(db), transaction: (fn) => db.transaction((tx) => fn(counted(tx))) };
   const report = await runImport({ db: countingDb, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()));
   return { report, count };
 }
+
+describe('what an import batch uses, changed between its validation and its write', () => {
+  // Lines are validated outside the transaction that writes them (while the batch before is
+  // written): a change that lands in between must not leave entries of a deleted model, or
+  // entries using a deleted label.
+  async function importWith(lines: object[], between: () => Promise<unknown>) {
+    let done = false;
+    const db = interceptDb(
+      t.services.db,
+      () => {},
+      async () => {
+        if (done) return;
+        done = true;
+        await between();
+      },
+    );
+    return runImport({ db, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()));
+  }
+  const m = (path: string, o: { method?: string; body?: unknown } = {}) => t.json(`/management/v1${path}`, { token: org.manageToken, ...o });
+
+  it('a model deleted: its lines fail, nothing of it is written', async () => {
+    expect((await m('/models/brief', { method: 'PUT', body: { fields: [{ alias: 'text', type: 'text' }] } })).status).toBe(201);
+    const lines = [1, 2, 3].map((i) => ({ type: 'entry', id: `brief-${i}`, model: 'brief', siteId: 'web', fields: { text: `B${i}` } }));
+    const report = await importWith(lines, async () => expect((await m('/models/brief', { method: 'DELETE' })).status).toBe(200));
+    expect(report).toMatchObject({ lines: 3, succeeded: 0, failed: 3 });
+    expect((report.results[0] as { errors: string[] }).errors.join()).toContain('model "brief" not found');
+    const { rows } = await t.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries WHERE org_id = $1 AND model_alias = 'brief'`, [org.orgId]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('a label deleted: the lines that use it fail, the others are written', async () => {
+    expect((await m('/labels', { body: { id: 'fleeting', name: 'Fleeting' } })).status).toBe(201);
+    const lines = [
+      { type: 'entry', id: 'fl-1', model: 'person', siteId: 'web', labels: ['fleeting'], fields: { name: 'F1' } },
+      { type: 'entry', id: 'fl-2', model: 'person', siteId: 'web', fields: { name: 'F2' } },
+    ];
+    const report = await importWith(lines, async () => expect((await m('/labels/fleeting', { method: 'DELETE' })).status).toBe(200));
+    expect(report).toMatchObject({ lines: 2, succeeded: 1, failed: 1 });
+    expect((report.results[0] as { errors: string[] }).errors.join()).toContain('label "fleeting" not found');
+    expect((await m('/entries/fl-1')).status).toBe(404);
+    expect((await m('/entries/fl-2')).status).toBe(200);
+  });
+});
 
 describe('runImport batches', () => {
   it('a line the database refuses fails alone, and later lines that reference it fail too', async () => {

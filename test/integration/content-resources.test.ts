@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEntry } from '../../shared/content/entries.js';
+import { interceptDb } from '../support/intercept-db.js';
 import { insertTestAsset } from '../support/test-assets.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -192,3 +194,40 @@ describe('tenancy and auth on every resource', () => {
     expect((await t.json('/management/v1/lists/x/entries', { method: 'PUT', body: [], token: analytics })).status).toBe(403);
   });
 });
+
+describe('deleting what an entry being written uses', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  it.each([
+    ['labels', (id: string) => ({ labels: [id], fields: {} })],
+    ['sections', (id: string) => ({ labels: [], fields: { section: id } })],
+    ['authors', (id: string) => ({ labels: [], fields: { by: id } })],
+  ] as const)('%s: the delete waits for the write, then refuses (409); the entry keeps it', async (kind, uses) => {
+    const id = `in-use-${kind}`;
+    expect((await m(`/${kind}`, { body: kind === 'labels' ? { id, name: id } : { id } })).status).toBe(201);
+    // The write checked the target and holds its transaction open just before inserting the
+    // entry, while the delete runs.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let paused!: () => void;
+    const atInsert = new Promise<void>((r) => (paused = r));
+    const db = interceptDb(t.services.db, async (sql) => {
+      if (sql.trimStart().startsWith('INSERT INTO entries')) {
+        paused();
+        await gate;
+      }
+    });
+    const write = createEntry({ db }, org.orgId, { model: 'page', siteId, ...uses(id) });
+    await atInsert;
+    const deleting = m(`/${kind}/${id}`, { method: 'DELETE' });
+    const early = await Promise.race([deleting.then((r) => `answered ${r.status}`), sleep(400).then(() => 'waiting')]);
+    release();
+    const entry = await write;
+    expect(early).toBe('waiting');
+    const deleted = await deleting;
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.errors[0]).toContain('is used by entries');
+    expect((await m(`/${kind}/${id}`)).status).toBe(200);
+    expect((await m(`/entries/${entry.id}`)).body.result).toMatchObject(uses(id).labels.length ? { labels: [id] } : { fields: uses(id).fields });
+  });
+});
+

@@ -6,7 +6,9 @@ import { clientIdSchema, entryInputSchema, type EntryInput } from '../entry-inpu
 import { prepareEntries } from '../entry-prepare.js';
 import type { NewEntryRow } from '../entry-row.js';
 import { findExistingEntryIds, insertEdges, insertEntryRows, type EdgeRow } from '../entry-repository.js';
-import type { StoredModel } from '../model-repository.js';
+import { getModel, type StoredModel } from '../model-repository.js';
+import { findExistingIds } from '../target-repository.js';
+import type { Queryable } from '../../adapters/db/index.js';
 import { bumpContentVersion } from '../org-versions.js';
 import { recordImportedEntries } from '../../events/record-events.js';
 import { describeIssues, modelOf } from './line-helpers.js';
@@ -91,6 +93,7 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
   if (fresh.length > 0) {
     try {
       await deps.db.transaction(async (tx) => {
+        await lockWhatTheBatchUses(tx, state.orgId, fresh);
         const inserted = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
         await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: inserted.get(e.sourceId)!.rowId }))));
         await recordImportedEntries(tx, state.orgId, newId(), fresh.map((g) => ({ event: 'created', rowId: inserted.get(g.c.id)!.rowId })));
@@ -98,7 +101,8 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
       });
       for (const g of fresh) results.set(g.c.line, { line: g.c.line, type: 'entry', ok: true, id: g.c.id });
     } catch {
-      // The database refused the batch (e.g. a concurrent writer took an id): isolate the bad line.
+      // The database refused the batch (e.g. a concurrent writer took an id), or something it was
+      // validated against changed meanwhile: isolate the bad line.
       // The ids stay known meanwhile: the next batch is being validated against them right now.
       for (const g of fresh) {
         const r = await applyOne(deps, state, g.c);
@@ -119,6 +123,34 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
     }
   }
   return { results: prepared.lines.map((l) => results.get(l)!), dirty };
+}
+
+/** What a batch's writes found changed since they were validated outside their transaction. */
+class ChangedSinceValidation extends Error {}
+
+/**
+ * New entries are validated while the previous batch is written, outside the transaction that
+ * writes them. Inside it, this locks what they were validated against — their models (FOR SHARE:
+ * no change or delete until the batch commits) and the sections, authors and labels they use
+ * (FOR KEY SHARE: a delete, which locks first and then checks for users, waits and then sees the
+ * batch) — and throws when any of it changed or went away meanwhile, so the batch falls back to
+ * line-by-line writes that validate inside their own transactions.
+ */
+async function lockWhatTheBatchUses(tx: Queryable, orgId: string, fresh: PreparedBatch['fresh']): Promise<void> {
+  const models = new Map(fresh.map((g) => [g.c.model.alias, g.c.model]));
+  for (const [alias, validated] of [...models].sort(([a], [b]) => a.localeCompare(b))) {
+    const now = await getModel(tx, orgId, alias, { lock: 'share' });
+    if (!now || now.updatedAt.getTime() !== validated.updatedAt.getTime()) throw new ChangedSinceValidation(`model "${alias}"`);
+  }
+  const used = { sections: new Set<string>(), authors: new Set<string>(), labels: new Set<string>() };
+  for (const g of fresh) {
+    for (const e of g.edges) if (e.kind === 'section' || e.kind === 'author') used[e.kind === 'section' ? 'sections' : 'authors'].add(e.targetId);
+    for (const l of g.c.input.labels ?? []) used.labels.add(l);
+  }
+  for (const table of ['sections', 'authors', 'labels'] as const) {
+    const ids = [...used[table]];
+    if ((await findExistingIds(tx, orgId, table, ids, true)).size !== ids.length) throw new ChangedSinceValidation(table);
+  }
 }
 
 /** Validates the new entries of a batch; failures go to `results`, the rest come back as rows. */
