@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
+import { runExportCommand } from './export-command.js';
 import { runImportCommand } from './import-command.js';
 
 const USAGE = `Usage: npm run folio -- import FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
+       npm run folio -- export FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
        npm run folio -- help
 
-  import   Streams an NDJSON file to POST /management/v1/import (one {"type": ..., ...} per line)
-           and prints the per-line report. TOKEN needs the "manage" scope.
-           FOLIO_TOKEN and FOLIO_URL may be used instead of --token and --url.`;
+  import   Streams an NDJSON file (gzip-compressed when its name ends in .gz) to
+           POST /management/v1/import (one {"type": ..., ...} per line) and prints the per-line
+           report.
+  export   Writes the organization's content to FILE as the NDJSON the import takes (gzip-
+           compressed when its name ends in .gz), from GET /management/v1/export.
+  TOKEN needs the "manage" scope. FOLIO_TOKEN and FOLIO_URL may be used instead of --token and --url.`;
 
 /** The `folio` command line. Exit code: 0 all lines applied, 1 some failed or the call failed, 2 usage. */
 async function main(argv: string[]): Promise<number> {
@@ -26,16 +31,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (command !== 'import' || !file || !token) {
+  if ((command !== 'import' && command !== 'export') || !file || !token) {
     process.stderr.write(USAGE + '\n');
     return 2;
   }
-  const result = await runImportCommand({
-    file,
-    token,
-    url: values.url ?? process.env.FOLIO_URL ?? 'http://localhost:3000',
-    progress: !values['no-progress'],
-  });
+  const options = { file, token, url: values.url ?? process.env.FOLIO_URL ?? 'http://localhost:3000', progress: !values['no-progress'] };
+  if (command === 'export') return (await runExportCommand(options)).status === 200 ? 0 : 1;
+  const result = await runImportCommand(options);
   return result.status === 200 && result.failed === 0 ? 0 : 1;
 }
 

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import cliProgress from 'cli-progress';
+import { networkReason } from './network-reason.js';
 
 export interface ImportCommandOptions {
   file: string;
@@ -31,8 +32,9 @@ export interface ImportCommandResult {
 }
 
 /**
- * Streams an NDJSON file to `POST /management/v1/import` (never loading it whole) with a
- * progress bar over the bytes sent, then prints the server's per-line report.
+ * Streams an NDJSON file (gzip-compressed when its name ends in `.gz`) to `POST
+ * /management/v1/import` (never loading it whole) with a progress bar over the bytes sent, then
+ * prints the server's per-line report.
  */
 export async function runImportCommand(o: ImportCommandOptions): Promise<ImportCommandResult> {
   const log = o.log ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -57,7 +59,8 @@ export async function runImportCommand(o: ImportCommandOptions): Promise<ImportC
   try {
     res = await fetch(target, {
       method: 'POST',
-      headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/x-ndjson' },
+      // a .gz file goes as it is, and the server decodes it as it reads
+      headers: { authorization: `Bearer ${o.token}`, 'content-type': 'application/x-ndjson', ...(o.file.endsWith('.gz') ? { 'content-encoding': 'gzip' } : {}) },
       body,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
@@ -84,10 +87,4 @@ export async function runImportCommand(o: ImportCommandOptions): Promise<ImportC
   for (const f of failures.slice(0, 50)) log(`  line ${f.line} (${f.type}): ${(f.errors ?? []).join('; ')}`);
   if (failures.length > 50) log(`  … ${failures.length - 50} more failed lines listed in the server response`);
   return { status: res.status, lines: r.lines, succeeded: r.succeeded, failed: r.failed, failures };
-}
-
-function networkReason(err: unknown): string {
-  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code && cause.message) return cause.message.includes(cause.code) ? cause.message : `${cause.code} ${cause.message}`;
-  return cause?.message ?? (err instanceof Error ? err.message : String(err));
 }

@@ -49,9 +49,11 @@ function recordAssetEvent(tx: Queryable, type: 'asset.created' | 'asset.updated'
   return recordEvents(tx, asset.orgId, [{ type, subject: `asset:${asset.id}`, data }]);
 }
 
-/** Upload → blob, then the row and the org's content version in one transaction; a failed row removes the blob. */
-export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata): Promise<Asset> {
-  const id = newId();
+/**
+ * Upload → blob, then the row and the org's content version in one transaction; a failed row
+ * removes the blob. `id` keeps an asset's id from elsewhere (an import); by default a new one.
+ */
+export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata, id = newId()): Promise<Asset> {
   const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null }, { orgId, assetId: id }, source, deps.maxBytes);
   try {
     return await deps.db.transaction(async (tx) => {

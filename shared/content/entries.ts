@@ -48,7 +48,9 @@ export function newEntryRow(
   dates: { now: Date; createdAt?: Date; publishedAt?: Date; firstPublishedAt?: Date },
 ): NewEntryRow {
   const published = input.status === 'PUBLISHED';
-  const publishedAt = published ? (dates.publishedAt ?? dates.now) : null;
+  // an archived entry may have been published before (an export carries when)
+  const archived = input.status === 'ARCHIVED';
+  const publishedAt = published ? (dates.publishedAt ?? dates.now) : archived ? (dates.publishedAt ?? null) : null;
   return {
     id,
     inPreview: true,
@@ -67,7 +69,7 @@ export function newEntryRow(
     fields: content.fields,
     metrics: content.metrics,
     publishedAt,
-    firstPublishedAt: published ? (dates.firstPublishedAt ?? publishedAt) : null,
+    firstPublishedAt: published || archived ? (dates.firstPublishedAt ?? publishedAt) : null,
     unpublishedAt: null,
     scheduledAt: null,
     unpublishAt: null,
@@ -81,8 +83,8 @@ export function inputDates(input: EntryInput, problems: string[]) {
   const createdAt = dateOf('createdAt', input.createdAt, problems);
   const publishedAt = dateOf('publishedAt', input.publishedAt, problems);
   const firstPublishedAt = dateOf('firstPublishedAt', input.firstPublishedAt, problems);
-  if ((publishedAt || firstPublishedAt) && input.status !== 'PUBLISHED') {
-    problems.push('publishedAt: allowed only with status PUBLISHED');
+  if ((publishedAt || firstPublishedAt) && input.status !== 'PUBLISHED' && input.status !== 'ARCHIVED') {
+    problems.push('publishedAt: allowed only with status PUBLISHED or ARCHIVED');
   }
   return { createdAt, publishedAt, firstPublishedAt };
 }
@@ -161,7 +163,14 @@ export async function putEntries(
     replacing.forEach((r, i) => {
       const p = prepared[i];
       if ('problems' in p) outcomes[r.at] = { error: invalid(p.problems) };
-      else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, r.input.status === 'PUBLISHED' ? now : undefined) });
+      else if (r.input.status !== 'PUBLISHED') plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now) });
+      else {
+        // a replacement that publishes takes the given publication time, as a creation does (an export's lines carry it)
+        const problems: string[] = [];
+        const { publishedAt } = inputDates(r.input, problems);
+        if (problems.length > 0) outcomes[r.at] = { error: invalid(problems) };
+        else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, publishedAt ?? now) });
+      }
     });
     const written = await applyContentPlans(tx, orgId, plans.map((p) => p.plan));
     plans.forEach((p, i) => (outcomes[p.at] = { entry: entryView(written[i].preview, written[i].delivery), created: false, rowId: written[i].preview.rowId }));

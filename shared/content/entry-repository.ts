@@ -224,3 +224,39 @@ export async function listEntryRows(db: Queryable, orgId: string, filter: EntryL
   ]);
   return { items: items.rows.map((r) => ({ row: fromDb(r), publishedVersionId: r.published_version_id })), total: total.rows[0].n };
 }
+
+/**
+ * The org's live entries after listing number `afterSeq`, up to `limit` of them in listing order:
+ * each with its preview row, the row delivery reads when that is another one, and the entries
+ * either row references (reference fields and rich-content blocks). For reading everything a
+ * page at a time (export).
+ */
+export async function entriesAfter(
+  db: Queryable,
+  orgId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<{ seq: number; preview: EntryRow; delivery: EntryRow | null; references: string[] }[]> {
+  const { rows } = await db.query<EntryDbRow>(
+    `WITH page AS (
+       SELECT * FROM entries WHERE org_id = $1 AND in_preview AND status <> 'DELETED' AND seq > $2 ORDER BY seq LIMIT $3)
+     SELECT * FROM page UNION ALL
+     SELECT d.* FROM entries d JOIN page p ON d.org_id = p.org_id AND d.id = p.id AND d.in_delivery AND NOT d.in_preview`,
+    [orgId, afterSeq, limit],
+  );
+  const edges = await db.query<{ row_id: number; target_id: string }>(
+    `SELECT row_id, target_id FROM entry_edges WHERE row_id = ANY($1::bigint[]) AND kind IN ('reference', 'rich_entry')`,
+    [rows.map((r) => r.row_id)],
+  );
+  const targetsOf = new Map<number, string[]>();
+  for (const g of edges.rows) targetsOf.set(g.row_id, [...(targetsOf.get(g.row_id) ?? []), g.target_id]);
+  const out = new Map<string, { seq: number; preview: EntryRow; delivery: EntryRow | null; references: Set<string> }>();
+  for (const row of rows.map(fromDb).sort((a, b) => a.seq - b.seq)) {
+    const entry = out.get(row.id) ?? { seq: row.seq, preview: row, delivery: null, references: new Set<string>() };
+    if (row.inPreview) entry.preview = row;
+    if (row.inDelivery) entry.delivery = row;
+    for (const target of targetsOf.get(row.rowId) ?? []) entry.references.add(target);
+    out.set(row.id, entry);
+  }
+  return [...out.values()].map((e) => ({ ...e, references: [...e.references] }));
+}

@@ -4,7 +4,9 @@
  * run — plain batched multi-row INSERTs of the very rows the import wrote (entries and edges),
  * through `pg`, with the same batch size, into the same tables and indexes.
  * It also prints what an entry cost in CPU (the app, and Postgres when it runs on this machine)
- * and the rate that allows on this machine's cores.
+ * and the rate that allows on this machine's cores; then exports what it imported (`GET
+ * /management/v1/export` over HTTP) next to plain keyset SELECTs of the same rows, with the
+ * process's peak RSS during the export.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENTRIES (default 100000).
  */
@@ -133,6 +135,39 @@ try {
   const rerunMs = performance.now() - tRerun;
   if (rerun.res.status !== 200 || rerun.envelope.result.failed > 0) throw new Error(`re-run failed: ${rerun.res.status}`);
 
+  // The export of what was imported, streamed over HTTP (as the CLI reads it), against the limit:
+  // the same entry rows read with plain keyset-paged SELECTs through pg. Peak RSS sampled as it runs.
+  // Both after the statistics autovacuum would gather after such a load (stale ones right after
+  // the bulk writes make the planner sort the org's rows for every page instead of walking the index).
+  await db.query('VACUUM ANALYZE entries');
+  await db.query('VACUUM ANALYZE entry_edges');
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 20);
+  const tExport = performance.now();
+  const exportRes = await fetch(`${app.baseUrl}/management/v1/export`, { headers: { authorization: `Bearer ${benchOrg.manageToken}` } });
+  let exportLines = 0;
+  let exportBytes = 0;
+  for await (const chunk of exportRes.body as unknown as AsyncIterable<Uint8Array>) {
+    exportBytes += chunk.length;
+    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) exportLines++;
+  }
+  const exportMs = performance.now() - tExport;
+  clearInterval(sampler);
+  if (exportRes.status !== 200 || exportLines < total) throw new Error(`export failed: ${exportRes.status}, ${exportLines} lines`);
+  const reader = new pg.Client({ connectionString: url });
+  await reader.connect();
+  const tRead = performance.now();
+  let readRows = 0;
+  for (let after = 0; ; ) {
+    const { rows } = await reader.query<{ seq: string }>('SELECT * FROM entries WHERE org_id = $1 AND in_preview AND seq > $2 ORDER BY seq LIMIT 1000', [org.id, after]);
+    readRows += rows.length;
+    if (rows.length < 1000) break;
+    after = Number(rows[rows.length - 1].seq);
+  }
+  const readMs = performance.now() - tRead;
+  await reader.end();
+
   const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
   const importRate = rate(total, importMs);
   const limitRate = rate(entryRows.length, limitMs);
@@ -140,6 +175,9 @@ try {
   console.log(`plain INSERT limit:  ${limitRate.toLocaleString('en')} entries/s (${(limitMs / 1000).toFixed(2)} s; same ${entryRows.length} rows + edges, multi-row INSERT via pg)`);
   console.log(`import / limit:      ${((importRate / limitRate) * 100).toFixed(0)} %  (targets: ≥ 20,000 entries/s and ≥ 50 %)`);
   console.log(`re-run, same ids:    ${rate(total, rerunMs).toLocaleString('en')} entries/s (${(rerunMs / 1000).toFixed(2)} s; every entry replaced) — ${(rerunMs / importMs).toFixed(1)}× the first run (target ≤ 2×)`);
+  console.log(`GET /export:         ${rate(total, exportMs).toLocaleString('en')} entries/s (${(exportMs / 1000).toFixed(2)} s; ${exportLines} lines, ${(exportBytes / 1e6).toFixed(1)} MB over HTTP; target ≥ 20,000/s)`);
+  console.log(`plain SELECT limit:  ${rate(readRows, readMs).toLocaleString('en')} entries/s (${(readMs / 1000).toFixed(2)} s; the same rows, keyset pages of 1,000 via pg) — export / limit ${((readMs / exportMs) * 100).toFixed(0)} %`);
+  console.log(`export memory:       peak RSS ${(rssPeak / 1048576).toFixed(0)} MB, ${((rssPeak - rssBefore) / 1048576).toFixed(0)} MB above the ${(rssBefore / 1048576).toFixed(0)} MB before it (the app and this client in one process)`);
   // What an entry costs the machine. Postgres' share is a floor no client can go under; with the
   // app's share, cores / (CPU per entry) bounds the import's rate here, however parallel.
   const importPostgres = importCpu.postgresSeconds;

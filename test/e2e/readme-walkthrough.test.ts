@@ -95,6 +95,12 @@ describe('README examples', () => {
     );
   }, 90_000);
 
+  it('export → import: one organization\'s content into another, gzip both ways', async () => {
+    const run = await runBlock('export');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim()).toBe('[3,3,0]');
+  }, 90_000);
+
   it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
     const run = await runBlock('webhooks');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

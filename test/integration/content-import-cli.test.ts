@@ -3,7 +3,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExportCommand } from '../../cli/export-command.js';
 import { runImportCommand } from '../../cli/import-command.js';
 import { freePort } from '../support/free-port.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -89,3 +91,26 @@ describe('folio import (CLI)', () => {
     expect(help.stdout).toContain('Usage: npm run folio -- import FILE');
   });
 });
+
+describe('folio export (CLI)', () => {
+  it('writes the org\'s content to a .gz file that folio import reads into another org', async () => {
+    const source = await t.createOrg('CLI export');
+    const seed = path.join(dir, 'seed.ndjson');
+    await writeFile(seed, lines(1500));
+    expect(await runImportCommand({ file: seed, url: t.baseUrl, token: source.manageToken, progress: false, log: () => {} })).toMatchObject({ failed: 0 });
+    const file = path.join(dir, 'content.ndjson.gz');
+    const out: string[] = [];
+    const exported = await runExportCommand({ file, url: t.baseUrl, token: source.manageToken, progress: false, log: (l) => out.push(l) });
+    expect(exported).toMatchObject({ status: 200, lines: 1502 });
+    expect(out[0]).toMatch(/^1502 lines \([0-9.]+ MB\) written to .*content\.ndjson\.gz\.$/);
+    expect(gunzipSync(await readFile(file)).toString().split('\n')[0]).toBe(JSON.stringify({ type: 'site', id: 'web', name: 'Web' }));
+    const target = await t.createOrg('CLI import');
+    const imported = await runImportCommand({ file, url: t.baseUrl, token: target.manageToken, progress: false, log: () => {} });
+    expect(imported).toMatchObject({ status: 200, lines: 1502, succeeded: 1502, failed: 0 });
+    expect((await t.json('/management/v1/entries/n1499', { token: target.manageToken })).body.result.title).toBe('Note 1499');
+    const refused = await runExportCommand({ file: path.join(dir, 'no.ndjson'), url: t.baseUrl, token: 'folio_nope', progress: false, log: (l) => out.push(l) });
+    expect(refused.status).toBe(401);
+    expect(out.at(-1)).toContain('export failed: HTTP 401');
+  });
+});
+

@@ -1,3 +1,4 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../shared/adapters/db/index.js';
 import { runImport } from '../../shared/content/import/run-import.js';
@@ -113,6 +114,52 @@ describe('POST /management/v1/import', () => {
     expect((await t.json('/management/v1/import', { method: 'POST', rawBody: '{}', headers: { 'content-type': 'application/x-ndjson' } })).status).toBe(401);
     const delivery = await t.createToken(org.manageToken, ['delivery']);
     expect((await post('{}', delivery)).status).toBe(403);
+  });
+
+  it('takes a compressed body (gzip, deflate, br), decoded as it is read', async () => {
+    const lines = (tag: string) => ndjson([1, 2, 3].map((i) => ({ type: 'entry', id: `${tag}-${i}`, model: 'person', siteId: 'web', fields: { name: `${tag} ${i}` } })));
+    for (const [coding, pack] of [
+      ['gzip', gzipSync],
+      ['deflate', deflateSync],
+      ['br', brotliCompressSync],
+    ] as const) {
+      const res = await t.json('/management/v1/import', {
+        method: 'POST',
+        token: org.manageToken,
+        rawBody: pack(Buffer.from(lines(coding))),
+        headers: { 'content-type': 'application/x-ndjson', 'content-encoding': coding },
+      });
+      expect(res.body.result, JSON.stringify(res.body)).toMatchObject({ lines: 3, succeeded: 3, failed: 0 });
+      expect((await t.json(`/management/v1/entries/${coding}-3`, { token: org.manageToken })).body.result.fields.name).toBe(`${coding} 3`);
+    }
+  });
+
+  it('a compressed body cut short: 400 saying where it stopped; the lines before were applied', async () => {
+    const many = ndjson(Array.from({ length: 400 }, (_, i) => ({ type: 'entry', id: `cut-${i}`, model: 'person', siteId: 'web', fields: { name: `Cut ${i} ${'x'.repeat(200)}` } })));
+    const packed = gzipSync(Buffer.from(many), { level: 0 });
+    const res = await t.json('/management/v1/import', {
+      method: 'POST',
+      token: org.manageToken,
+      rawBody: packed.subarray(0, Math.floor(packed.length / 2)),
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.success).toBe(false);
+    const stoppedAfter = Number(/stopped after line (\d+)/.exec(res.body.errors[0])?.[1]);
+    expect(res.body.errors[0]).toContain('the gzip data of the body is corrupt or cut short');
+    expect(stoppedAfter).toBeGreaterThan(100);
+    expect(stoppedAfter).toBeLessThan(400);
+    // line n is entry cut-(n-1); the last line read may be a fragment of one
+    expect((await t.json(`/management/v1/entries/cut-${stoppedAfter - 2}`, { token: org.manageToken })).status).toBe(200);
+    expect((await t.json(`/management/v1/entries/cut-${stoppedAfter}`, { token: org.manageToken })).status).toBe(404);
+    const unknown = await t.json('/management/v1/import', {
+      method: 'POST',
+      token: org.manageToken,
+      rawBody: 'x',
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'compress' },
+    });
+    expect(unknown.status).toBe(415);
+    expect(unknown.body.errors[0]).toContain('use gzip, deflate or br');
   });
 
   it("writes into the token's organization only", async () => {

@@ -3,6 +3,7 @@ import type { Services } from '../../../shared/services.js';
 import { entryLifecycleRoutes } from './entry-lifecycle.js';
 import { entryRoutes } from './entries.js';
 import { entryVersionRoutes } from './entry-versions.js';
+import { exportRoutes } from './export.js';
 import { modelRoutes } from './models.js';
 import { authorRoutes } from './authors.js';
 import { labelRoutes } from './labels.js';
@@ -20,5 +21,6 @@ export function contentRoutes(services: Services): Router {
   r.use(authorRoutes(services));
   r.use(labelRoutes(services));
   r.use(listRoutes(services));
+  r.use(exportRoutes(services));
   return r;
 }

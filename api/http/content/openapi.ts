@@ -250,12 +250,32 @@ export const content: OpenApiFragment = {
     '/management/v1/lists/{id}/entries': {
       put: { summary: 'Replace the entries of a list (order = position; endAt must follow startAt)', ...tag, parameters: [id], requestBody: zodBody(listEntriesSchema), responses: { 200: ok200(ref('List')), ...pick(400, 401, 403, 404, 422, 429) } },
     },
+    '/management/v1/export': {
+      get: {
+        summary: "The organization's content as the NDJSON the import takes, streamed: sites, models, assets (with their signed /files URLs, from which an import into another organization copies the bytes), sections, authors, labels, entries (each after the entries it references; a published entry with unpublished edits as two lines), lists",
+        description: 'Compressed with gzip when the request accepts it. An unpublished or scheduled entry is written as a draft (the import has no such status). A failure part-way cuts the stream short.',
+        ...tag,
+        responses: {
+          200: { description: 'One JSON object per line', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+          ...pick(401, 403, 429),
+        },
+      },
+    },
     '/management/v1/import': {
       post: {
-        summary: 'Bulk import: NDJSON lines {"type": "site"|"model"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
+        summary: 'Bulk import: NDJSON lines {"type": "site"|"model"|"asset"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
         ...tag,
+        parameters: [
+          {
+            name: 'Content-Encoding',
+            in: 'header',
+            required: false,
+            description: 'The body may be compressed; it is decoded as it is read. Compressed data that breaks off answers 400 after applying the lines before the break (an import may be run again).',
+            schema: { type: 'string', enum: ['gzip', 'deflate', 'br'] },
+          },
+        ],
         requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object per line' } } } },
-        responses: { 200: ok200(ref('ImportReport')), ...pick(401, 403, 415, 429) },
+        responses: { 200: ok200(ref('ImportReport')), ...pick(400, 401, 403, 415, 429) },
       },
     },
   },

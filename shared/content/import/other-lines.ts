@@ -5,12 +5,12 @@ import { authorDef } from '../authors.js';
 import type { ContentDeps } from '../deps.js';
 import { labelDef } from '../labels.js';
 import { listDef, putListEntries } from '../lists.js';
-import { authorInputSchema, labelInputSchema, listEntriesSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
+import { authorInputSchema, labelInputSchema, listEntriesSchema, listInputSchema, sectionInputSchema, sectionMediaSchema } from '../resource-input.js';
 import { modelInputSchema } from '../model-input.js';
 import { putModel } from '../models.js';
 import { getResource } from '../resource-repository.js';
 import { createResource, patchResource, type ResourceDef } from '../resources.js';
-import { sectionDef } from '../sections.js';
+import { putSectionMedia, sectionDef } from '../sections.js';
 import { describeIssues } from './line-helpers.js';
 import type { ImportState, LineResult } from './types.js';
 
@@ -21,11 +21,31 @@ const siteLineSchema = z.strictObject({
 });
 const modelLineSchema = modelInputSchema.extend({ alias: z.string().min(1).max(64) });
 const listLineSchema = listInputSchema.extend({ entries: listEntriesSchema.optional() });
+const sectionLineSchema = sectionInputSchema.extend({ mediaIds: sectionMediaSchema.optional() });
 
-const RESOURCES: Record<string, { def: ResourceDef; schema: z.ZodType<Record<string, unknown> & { id?: string }> }> = {
-  section: { def: sectionDef, schema: sectionInputSchema },
+/** One kind of resource line; `then` applies a member the record's own call does not take (a list's entries, a section's media). */
+interface ResourceLine {
+  def: ResourceDef;
+  schema: z.ZodType<Record<string, unknown> & { id?: string }>;
+  then?: { member: string; apply(deps: ContentDeps, orgId: string, id: string, value: unknown): Promise<unknown> };
+}
+
+/** A list given bare or wrapped in an object under `key`, as the REST call takes it. */
+const unwrap = <T>(value: T[] | Record<string, T[]>, key: string): T[] => (Array.isArray(value) ? value : value[key]);
+
+const RESOURCES: Record<string, ResourceLine> = {
+  section: {
+    def: sectionDef,
+    schema: sectionLineSchema,
+    then: { member: 'mediaIds', apply: (deps, orgId, id, v) => putSectionMedia(deps, orgId, id, unwrap(v as z.infer<typeof sectionMediaSchema>, 'assetIds')) },
+  },
   author: { def: authorDef, schema: authorInputSchema },
   label: { def: labelDef, schema: labelInputSchema },
+  list: {
+    def: listDef,
+    schema: listLineSchema,
+    then: { member: 'entries', apply: (deps, orgId, id, v) => putListEntries(deps, orgId, id, unwrap(v as z.infer<typeof listEntriesSchema>, 'entries')) },
+  },
 };
 
 /** Creates, or with a known id updates, one section/author/label/list (PUT semantics). */
@@ -57,18 +77,12 @@ export async function applyOtherLine(deps: ContentDeps, state: ImportState, line
       state.models.set(alias, model);
       return { line, type, ok: true, id: model.alias };
     }
-    if (type === 'list') {
-      const p = listLineSchema.safeParse(body);
-      if (!p.success) return fail(describeIssues(p.error));
-      const { entries, ...input } = p.data;
-      const list = await upsertResource(deps, state.orgId, listDef, input);
-      if (entries) await putListEntries(deps, state.orgId, list.id, Array.isArray(entries) ? entries : entries.entries);
-      return { line, type, ok: true, id: list.id };
-    }
     const resource = RESOURCES[type];
     const p = resource.schema.safeParse(body);
     if (!p.success) return fail(describeIssues(p.error));
-    const record = await upsertResource(deps, state.orgId, resource.def, p.data);
+    const { [resource.then?.member ?? '']: extra, ...input } = p.data;
+    const record = await upsertResource(deps, state.orgId, resource.def, resource.then ? input : p.data);
+    if (resource.then && extra !== undefined) await resource.then.apply(deps, state.orgId, record.id, extra);
     return { line, type, ok: true, id: record.id };
   } catch (err) {
     if (isAppError(err)) return fail(err.reasons);

@@ -1,6 +1,7 @@
 import type { ContentDeps } from '../deps.js';
 import { discardPrepared, prepareEntryBatch, writeEntryBatch, type EntryLine } from './entry-batch.js';
 import type { NdjsonLine } from './ndjson-lines.js';
+import { applyAssetLine, type AssetLineDeps } from './asset-line.js';
 import { applyOtherLine } from './other-lines.js';
 import { LINE_TYPES, MAX_LISTED_FAILURES, MAX_LISTED_RESULTS, type ImportReport, type ImportState, type LineResult } from './types.js';
 
@@ -24,7 +25,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * function of its resource. A bad line is reported with its number and reasons and never stops
  * the others. The report lists every result for small imports and failures for large ones.
  */
-export async function runImport(deps: ContentDeps, orgId: string, lines: AsyncIterable<NdjsonLine>, options: ImportOptions = {}): Promise<ImportReport> {
+export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, orgId: string, lines: AsyncIterable<NdjsonLine>, options: ImportOptions = {}): Promise<ImportReport> {
   const batchSize = options.batchSize ?? ENTRY_BATCH_SIZE;
   const state: ImportState = { orgId, entries: new Map(), models: new Map() };
   const report: ImportReport = { lines: 0, succeeded: 0, failed: 0, results: [], truncated: false };
@@ -108,7 +109,9 @@ export async function runImport(deps: ContentDeps, orgId: string, lines: AsyncIt
       continue;
     }
     await settle();
-    record(await applyOtherLine(deps, state, l.line, type as string, body));
+    if (type === 'asset') {
+      record(deps.assets ? await applyAssetLine(deps.assets, state.orgId, l.line, body) : { line: l.line, type, ok: false, errors: ['type: asset lines are read by POST /management/v1/import only'] });
+    } else record(await applyOtherLine(deps, state, l.line, type as string, body));
     options.onProgress?.(report.lines);
   }
   await settle();

@@ -1,0 +1,225 @@
+import type { Queryable } from '../../adapters/db/index.js';
+import { listAssets } from '../../assets/asset-repository.js';
+import type { Asset } from '../../assets/types.js';
+import { listSites } from '../../tenancy/site-repository.js';
+import { entriesAfter } from '../entry-repository.js';
+import type { EntryRow } from '../entry-row.js';
+import { listItems } from '../list-repository.js';
+import { listModels, type StoredModel } from '../model-repository.js';
+import { authorInputSchema, labelInputSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
+import { listResources } from '../resource-repository.js';
+import type { ResourceDef } from '../resources.js';
+import { authorDef } from '../authors.js';
+import { labelDef } from '../labels.js';
+import { listDef } from '../lists.js';
+import { sectionDef } from '../sections.js';
+
+/** One line of an export: an import line (`type` and the body the import takes for it). */
+export type ExportLine = { type: string } & Record<string, unknown>;
+
+export interface ExportDeps {
+  db: Queryable;
+  /** The public URL of an asset's original (`/files/…`), from which an import copies its bytes. */
+  fileUrl(asset: Asset): string;
+}
+
+/** Rows read per statement: memory stays bounded by a page, whatever the org's size. */
+const PAGE = 1000;
+
+/**
+ * The organization's content as the lines of an import, in an order the import applies without
+ * a failure: sites, models, assets, sections (parents first), authors, labels, entries (each after
+ * the entries it references), lists. Read a page at a time, so an export of any size holds a
+ * page (and the ids of the entries written so far) in memory.
+ *
+ * What an import cannot recreate is written as the nearest thing it can: an unpublished or
+ * scheduled entry as a draft (the schedule is not kept); a published entry with unpublished
+ * edits as two lines, the published version, then the edit.
+ */
+export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenerator<ExportLine> {
+  for await (const site of paged((page) => listSites(deps.db, orgId, page))) {
+    yield compact({ type: 'site', id: site.id, name: site.name, externalId: site.externalId });
+  }
+  yield* modelLines(await listModels(deps.db, orgId));
+  for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) yield assetLine(deps, asset);
+  yield* sectionLines(await allResources(deps.db, sectionDef, orgId));
+  for (const author of await allResources(deps.db, authorDef, orgId)) yield resourceLine('author', author, Object.keys(authorInputSchema.shape));
+  for (const label of await allResources(deps.db, labelDef, orgId)) yield resourceLine('label', label, Object.keys(labelInputSchema.shape));
+  yield* entryLines(deps.db, orgId);
+  for (const list of await allResources(deps.db, listDef, orgId)) {
+    yield { ...resourceLine('list', list, Object.keys(listInputSchema.shape)), entries: await listItems(deps.db, orgId, String(list.id)) };
+  }
+}
+
+async function* paged<T>(read: (page: { offset: number; limit: number }) => Promise<{ items: T[] }>): AsyncGenerator<T> {
+  for (let offset = 0; ; offset += PAGE) {
+    const { items } = await read({ offset, limit: PAGE });
+    yield* items;
+    if (items.length < PAGE) return;
+  }
+}
+
+/** Every record of a kind, as its GET shows it (a section with its media). */
+async function allResources(db: Queryable, def: ResourceDef, orgId: string): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for await (const r of paged((page) => listResources(db, def.spec, orgId, page))) out.push(def.decorate ? await def.decorate(db, orgId, r) : r);
+  return out;
+}
+
+/** Members the import takes, without empty ones (null means "unset" there too). */
+function compact(line: Record<string, unknown>): ExportLine {
+  return Object.fromEntries(Object.entries(line).filter(([, v]) => v !== null && v !== undefined)) as ExportLine;
+}
+
+const resourceLine = (type: string, record: Record<string, unknown>, members: string[]): ExportLine =>
+  compact({ type, ...Object.fromEntries(members.map((m) => [m, record[m]])) });
+
+/**
+ * Models in an order where each one's allowed models come before it; models that allow each
+ * other (a cycle) are written first without those, then again whole.
+ */
+function* modelLines(models: StoredModel[]): Generator<ExportLine> {
+  const line = (m: StoredModel, allowed: (alias: string) => boolean): ExportLine => ({
+    type: 'model',
+    alias: m.alias,
+    name: m.name,
+    titleField: m.titleField,
+    fields: m.fields.map((f) =>
+      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required }),
+    ),
+  });
+  const written = new Set<string>();
+  const later: StoredModel[] = [];
+  for (let pending = models; pending.length > 0; ) {
+    const ready = pending.filter((m) => m.fields.every((f) => f.allowedModels.every((a) => a === m.alias || written.has(a))));
+    const next = ready.length > 0 ? ready : [pending[0]];
+    for (const m of next) {
+      if (ready.length === 0) later.push(m);
+      yield line(m, (a) => a === m.alias || written.has(a));
+      written.add(m.alias);
+    }
+    pending = pending.filter((m) => !written.has(m.alias));
+  }
+  for (const m of later) yield line(m, () => true);
+}
+
+/** Sections with each parent before its children. */
+function* sectionLines(sections: Record<string, unknown>[]): Generator<ExportLine> {
+  const members = Object.keys(sectionInputSchema.shape);
+  const written = new Set<string>();
+  for (let pending = sections; pending.length > 0; ) {
+    const ready = pending.filter((s) => s.parentId === null || s.parentId === undefined || written.has(s.parentId as string));
+    // a parent that is not there (cannot happen: the tree is kept whole) would stall the loop
+    for (const s of ready.length > 0 ? ready : pending) {
+      const mediaIds = s.mediaIds as string[] | undefined;
+      yield { ...resourceLine('section', s, members), ...(mediaIds && mediaIds.length > 0 ? { mediaIds } : {}) };
+      written.add(s.id as string);
+    }
+    pending = pending.filter((s) => !written.has(s.id as string));
+  }
+}
+
+function assetLine(deps: ExportDeps, a: Asset): ExportLine {
+  return compact({
+    type: 'asset',
+    id: a.id,
+    url: deps.fileUrl(a),
+    title: a.title,
+    fileName: a.fileName,
+    path: a.path,
+    caption: a.caption,
+    alt: a.alt,
+    author: a.author,
+    source: a.source,
+    tags: a.tags,
+    externalId: a.externalId,
+  });
+}
+
+/** The `entry` line of one version: its content, and its status and dates where the import takes them. */
+function entryLine(row: EntryRow, version: 'published' | 'draft' | 'archived' | 'edit'): ExportLine {
+  return compact({
+    type: 'entry',
+    id: row.id,
+    model: row.modelAlias,
+    siteId: row.siteId,
+    slug: row.slug,
+    externalId: row.externalId,
+    labels: row.labels,
+    attrs: row.attrs,
+    fields: row.fields,
+    status: version === 'published' ? 'PUBLISHED' : version === 'archived' ? 'ARCHIVED' : undefined,
+    createdAt: version === 'edit' ? undefined : row.createdAt.toISOString(),
+    publishedAt: version === 'published' || version === 'archived' ? row.publishedAt?.toISOString() : undefined,
+    firstPublishedAt: version === 'published' || version === 'archived' ? row.firstPublishedAt?.toISOString() : undefined,
+  });
+}
+
+function* linesOfEntry(e: { preview: EntryRow; delivery: EntryRow | null }): Generator<ExportLine> {
+  if (e.delivery) {
+    yield entryLine(e.delivery, 'published');
+    if (e.delivery !== e.preview && e.preview.rowId !== e.delivery.rowId) yield entryLine(e.preview, 'edit');
+  } else yield entryLine(e.preview, e.preview.status === 'ARCHIVED' ? 'archived' : 'draft');
+}
+
+/**
+ * Entries in listing order, each held back until the entries it references are written (an
+ * import line may reference earlier lines only). What references round in a circle is written
+ * at the end, first without the references that close the circle, then whole.
+ */
+async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<ExportLine> {
+  const written = new Set<string>();
+  let waiting: { preview: EntryRow; delivery: EntryRow | null; references: string[] }[] = [];
+  const ready = (e: { preview: EntryRow; references: string[] }) => e.references.every((r) => r === e.preview.id || written.has(r));
+  const release = function* (): Generator<ExportLine> {
+    for (let progress = true; progress && waiting.length > 0; ) {
+      const now = waiting.filter(ready);
+      progress = now.length > 0;
+      waiting = waiting.filter((e) => !ready(e));
+      for (const e of now) {
+        yield* linesOfEntry(e);
+        written.add(e.preview.id);
+      }
+    }
+  };
+  // The next page is read while this one is written out.
+  let next: ReturnType<typeof entriesAfter> | null = entriesAfter(db, orgId, 0, PAGE);
+  try {
+    while (next) {
+      const page: Awaited<ReturnType<typeof entriesAfter>> = await next;
+      next = page.length === PAGE ? entriesAfter(db, orgId, page[page.length - 1].seq, PAGE) : null;
+      for (const e of page) {
+        if (ready(e)) {
+          yield* linesOfEntry(e);
+          written.add(e.preview.id);
+          if (waiting.length > 0) yield* release();
+        } else waiting.push(e);
+      }
+    }
+  } finally {
+    // a reader that stopped early leaves a page being read: its failure is nobody's to handle
+    next?.catch(() => undefined);
+  }
+  // References to entries that are gone (deleted, or never there) hold nothing back.
+  const live = new Set([...written, ...waiting.map((e) => e.preview.id)]);
+  for (const e of waiting) e.references = e.references.filter((r) => live.has(r));
+  yield* release();
+  if (waiting.length === 0) return;
+  const circle = new Set(waiting.map((e) => e.preview.id));
+  for (const e of waiting) {
+    const cut = (row: EntryRow): EntryRow => ({ ...row, fields: withoutReferencesTo(row.fields, circle) });
+    yield* linesOfEntry({ preview: cut(e.preview), delivery: e.delivery && (e.delivery === e.preview ? cut(e.preview) : cut(e.delivery)) });
+    written.add(e.preview.id);
+  }
+  for (const e of waiting) yield* linesOfEntry(e);
+}
+
+/** Field values with every reference to `ids` left out (single references become null). */
+function withoutReferencesTo(fields: Record<string, unknown>, ids: Set<string>): Record<string, unknown> {
+  const strip = (v: unknown): unknown => {
+    if (typeof v === 'string') return ids.has(v) ? null : v;
+    if (Array.isArray(v)) return v.filter((x) => !(typeof x === 'string' && ids.has(x)));
+    return v;
+  };
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, strip(v)]));
+}

@@ -1,0 +1,179 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type DemoInfo } from '../../shared/demo/seed-demo.js';
+import { randomBase62 } from '../../shared/ids.js';
+import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+
+/**
+ * Export → import: the demo organization (most field types, a section tree with media, authors
+ * with images, labels, published, draft and edited entries, rich content, a list, an image),
+ * with an entry that references one created after it and two that reference each other, is
+ * exported and imported into a new organization; both answer the same GraphQL queries.
+ */
+let t: TestApp;
+let demo: DemoInfo;
+let copy: TestOrg;
+let exported: Array<Record<string, unknown>>;
+const tokens = { copy: { delivery: '', preview: '' } };
+
+const m = (token: string, path: string, o: { method?: string; body?: unknown } = {}) => t.json(`/management/v1${path}`, { token, ...o });
+
+async function exportOf(token: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${t.baseUrl}/management/v1/export`, { headers: { authorization: `Bearer ${token}`, ...headers } });
+  return { res, text: await res.text() };
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  demo = await seedDemo(t.services, { slug: `demo-${randomBase62(8).toLowerCase()}` });
+  const src = demo.manageToken;
+  // a published entry that references one created after it
+  const late = await m(src, '/entries/article-late', { method: 'PUT', body: { model: 'article', siteId: 'web', status: 'PUBLISHED', fields: { title: 'Written last' } } });
+  expect(late.status).toBe(201);
+  expect((await m(src, '/entries/article-1', { method: 'PATCH', body: { fields: { related: ['article-late'] } } })).status).toBe(200);
+  expect((await m(src, '/entries/article-1/publish', { method: 'POST' })).status).toBe(200);
+  // two events that reference each other
+  expect((await m(src, '/entries/event-1', { method: 'PATCH', body: { fields: { about: ['event-2'] } } })).status).toBe(200);
+  expect((await m(src, '/entries/event-2', { method: 'PATCH', body: { fields: { about: ['event-1'] } } })).status).toBe(200);
+  for (const id of ['event-1', 'event-2']) expect((await m(src, `/entries/${id}/publish`, { method: 'POST' })).status).toBe(200);
+  // an archived one
+  expect((await m(src, '/entries/article-5/archive', { method: 'POST' })).status).toBe(200);
+
+  const { res, text } = await exportOf(src, { 'accept-encoding': 'gzip' });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+  exported = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  copy = await t.createOrg('Copy');
+  const imported = await t.json('/management/v1/import', {
+    method: 'POST',
+    token: copy.manageToken,
+    rawBody: gzipSync(Buffer.from(text)),
+    headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' },
+  });
+  expect(imported.body.result.failed, JSON.stringify(imported.body.result.results.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
+  tokens.copy = { delivery: await t.createToken(copy.manageToken, ['delivery']), preview: await t.createToken(copy.manageToken, ['preview']) };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/**
+ * An answer with what differs by nature between two organizations masked: the organization id
+ * and the signatures in asset URLs, and an asset's version id (a copy is a new upload).
+ */
+function comparable(value: unknown, orgId: string): string {
+  return JSON.stringify(value)
+    .replaceAll(orgId, 'ORG')
+    .replace(/\/(img|files)\/[A-Za-z0-9_-]+\/ORG\/([A-Za-z0-9_-]+)\/[A-Za-z0-9_-]+\//g, '/$1/SIG/ORG/$2/VERSION/');
+}
+
+const QUERIES = [
+  `{ articleCollection(order: { system: { publishedAt: DESC } }) { total items { id title lead body_v2 { blocks { type text content attrs } entries { items { id } } } system { slug publishedAt firstPublishedAt createdAt status title metrics { wordCount imageCount } } } } }`,
+  `{ articleCollection(limit: 3, order: { title: ASC }) { total items { id title readingLevel rating featured source extra tags } } }`,
+  `{ articleCollection(where: { featured: { eq: true } }) { total items { id } } }`,
+  `{ article(id: "article-1") { id title related { total items { id title } } category { id name } authors { id firstName lastName byline } section { id title path { id } } } }`,
+  `{ article(id: "article-1") { hero { id type media { fileName title alt width height placeholder url } url } } }`,
+  `{ article(id: "article-2") { hero { url(transformation: { width: 320, height: 200, resize: FILL }) } } }`,
+  `{ article(id: "article-6") { title system { status } } }`,
+  `{ categoryCollection(order: { name: ASC }) { total items { id name description } } }`,
+  `{ eventCollection { total items { id title startsAt venue { address latitude longitude } price link about { total items { id } } } } }`,
+  `{ entryCollection(order: { system: { createdAt: ASC } }) { total items { id system { modelAlias title } } } }`,
+  `{ cmsSection(id: "news") { id title slug url children { total items { id title } } media { total items { id type } } references { total items { id } } } }`,
+  `{ cmsSectionCollection { total items { id parentId title } } }`,
+  `{ cmsAuthorCollection { total items { id firstName lastName byline biography profession email website twitter image { id } } } }`,
+  `{ cmsAuthor(id: "ada") { id byline profession image { url } } }`,
+  `{ cmsLabelCollection { total items { id name color } } }`,
+  `{ cmsList(id: "front-page") { id name entries { total items { startAt endAt entry { id } } } } }`,
+  `{ cmsAssetCollection { total items { id type fileName contentType size width height tags placeholder } } }`,
+  `{ articleCollection(where: { system: { labels: { some: ["featured"] } } }) { total items { id } } }`,
+  `{ articleCollection(where: { title: { contains: "compiler" } }) { total items { id title } } }`,
+  `{ articleCollection(where: { section: { eq: "news", includeChildren: true } }) { total items { id } } }`,
+];
+
+async function answer(token: string, query: string) {
+  const res = await t.json('/graphql', { token, body: { query } });
+  return res.body as { data?: unknown; errors?: unknown };
+}
+
+describe('export', () => {
+  it('writes the import lines in an order the import applies: what a line uses comes before it', () => {
+    const types = exported.map((l) => l.type);
+    const first = (type: string) => types.indexOf(type);
+    const last = (type: string) => types.lastIndexOf(type);
+    expect(last('site')).toBeLessThan(first('model'));
+    expect(last('model')).toBeLessThan(first('asset'));
+    expect(last('asset')).toBeLessThan(first('section'));
+    expect(last('label')).toBeLessThan(first('entry'));
+    expect(last('entry')).toBeLessThan(first('list'));
+    const entryAt = (id: string) => exported.findIndex((l) => l.type === 'entry' && l.id === id);
+    expect(entryAt('article-late')).toBeLessThan(entryAt('article-1'));
+    // the published version and then its unpublished edit
+    const six = exported.filter((l) => l.type === 'entry' && l.id === 'article-6');
+    expect(six.map((l) => l.status ?? null)).toEqual(['PUBLISHED', null]);
+    expect(exported.find((l) => l.type === 'asset')?.url).toMatch(/\/files\//);
+  });
+
+  it('and an import into a new organization answers 20 GraphQL queries as the original does', async () => {
+    expect(QUERIES).toHaveLength(20);
+    for (const [scope, from, to] of [
+      ['delivery', demo.deliveryToken, tokens.copy.delivery],
+      ['preview', demo.previewToken, tokens.copy.preview],
+    ] as const) {
+      for (const query of QUERIES) {
+        const original = await answer(from, query);
+        expect(original.errors, `${scope}: ${query}: ${JSON.stringify(original.errors)}`).toBeUndefined();
+        const copied = await answer(to, query);
+        expect(comparable(copied, copy.orgId), `${scope}: ${query}`).toBe(comparable(original, demo.orgId));
+      }
+    }
+  });
+
+  it('streams gzip only when asked; refuses other scopes (403), no token (401); an org exports only its own', async () => {
+    const plain = await exportOf(demo.manageToken, { 'accept-encoding': 'identity' });
+    expect(plain.res.headers.get('content-encoding')).toBeNull();
+    expect(plain.text.trim().split('\n')).toHaveLength(exported.length);
+    expect((await exportOf(demo.deliveryToken)).res.status).toBe(403);
+    expect((await fetch(`${t.baseUrl}/management/v1/export`)).status).toBe(401);
+    const other = await t.createOrg('Empty');
+    const empty = await exportOf(other.manageToken);
+    expect(empty.res.status).toBe(200);
+    expect(empty.text).not.toContain('article-1');
+    expect(empty.text).not.toContain(demo.orgId);
+  });
+});
+
+describe('asset lines', () => {
+  it('copy only signed /files URLs of this Folio; a tampered or foreign URL is refused with the line number', async () => {
+    const asset = exported.find((l) => l.type === 'asset')!;
+    const url = String(asset.url);
+    const lines = [
+      { ...asset, id: 'tampered', url: url.replace(/\/files\/[A-Za-z0-9_-]+\//, '/files/AAAAAAAAAAAAAAAAAAAAAA/') },
+      { ...asset, id: 'elsewhere', url: 'http://169.254.169.254/latest/meta-data/' },
+      { ...asset, id: 'fine' },
+    ];
+    const other = await t.createOrg('Assets');
+    const res = await t.json('/management/v1/import', {
+      method: 'POST',
+      token: other.manageToken,
+      rawBody: lines.map((l) => JSON.stringify(l)).join('\n'),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    const results = res.body.result.results as Array<{ line: number; ok: boolean; errors?: string[] }>;
+    expect(results[0]).toMatchObject({ line: 1, ok: false });
+    expect(results[0].errors!.join()).toContain('signature');
+    expect(results[1]).toMatchObject({ line: 2, ok: false });
+    expect(results[1].errors!.join()).toContain('only the signed /files URLs of this Folio');
+    expect(results[2]).toMatchObject({ line: 3, ok: true, id: 'fine' });
+    const got = await m(other.manageToken, '/assets/fine');
+    expect(got.body.result).toMatchObject({ id: 'fine', fileName: asset.fileName, type: 'IMAGE' });
+    // run again: kept, not copied twice
+    const again = await t.json('/management/v1/import', {
+      method: 'POST',
+      token: other.manageToken,
+      rawBody: JSON.stringify(lines[2]),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expect(again.body.result).toMatchObject({ succeeded: 1, failed: 0 });
+  });
+});
