@@ -163,13 +163,12 @@ export async function putEntries(
     replacing.forEach((r, i) => {
       const p = prepared[i];
       if ('problems' in p) outcomes[r.at] = { error: invalid(p.problems) };
-      else if (r.input.status !== 'PUBLISHED') plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now) });
       else {
         // a replacement that publishes takes the given publication time, as a creation does (an export's lines carry it)
         const problems: string[] = [];
-        const { publishedAt } = inputDates(r.input, problems);
+        const publishAt = r.input.status === 'PUBLISHED' ? (inputDates(r.input, problems).publishedAt ?? now) : undefined;
         if (problems.length > 0) outcomes[r.at] = { error: invalid(problems) };
-        else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, publishedAt ?? now) });
+        else plans.push({ at: r.at, plan: planContent(r.rows, contentChange(p.ok, r.input), now, publishAt) });
       }
     });
     const written = await applyContentPlans(tx, orgId, plans.map((p) => p.plan));

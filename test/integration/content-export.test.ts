@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo, type DemoInfo } from '../../shared/demo/seed-demo.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -140,6 +140,32 @@ describe('export', () => {
     expect(empty.res.status).toBe(200);
     expect(empty.text).not.toContain('article-1');
     expect(empty.text).not.toContain(demo.orgId);
+  });
+});
+
+describe('export with Postgres going away', () => {
+  it('before the stream begins: 503 with Retry-After in the envelope; after: the stream is cut short, never a 200 that looks whole', async () => {
+    // A connection terminated by a restarting server (57P01) is what pg raises; caused here at an
+    // exact statement, since the real outage is the production suite's (platform-outages).
+    const terminated = () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const query = t.services.db.query.bind(t.services.db);
+    let failOn = 'FROM sites WHERE org_id';
+    const spy = vi.spyOn(t.services.db, 'query').mockImplementation(((sql: string, ...rest: unknown[]) => {
+      if (sql.includes(failOn)) return Promise.reject(terminated());
+      return (query as (s: string, ...r: unknown[]) => unknown)(sql, ...rest);
+    }) as typeof t.services.db.query);
+    try {
+      const first = await t.json('/management/v1/export', { token: demo.manageToken });
+      expect(first.status).toBe(503);
+      expect(first.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(first.body).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)], result: null });
+      failOn = 'FROM entry_edges WHERE row_id';
+      const res = await fetch(`${t.baseUrl}/management/v1/export`, { headers: { authorization: `Bearer ${demo.manageToken}`, 'accept-encoding': 'identity' } });
+      expect(res.status).toBe(200);
+      await expect(res.text()).rejects.toThrow();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

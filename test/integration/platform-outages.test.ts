@@ -41,6 +41,18 @@ describe.runIf(production)('Postgres stopped', () => {
       expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(gql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
       expect(JSON.stringify(gql.body)).not.toContain('"http"');
+      // the streamed routes answer the same before they stream
+      const exported = await app.json('/management/v1/export', { token: org.manageToken });
+      expect(exported.status).toBe(503);
+      expect(exported.body).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)] });
+      const imported = await app.json('/management/v1/import', {
+        method: 'POST',
+        token: org.manageToken,
+        rawBody: '{"type": "site", "name": "Down"}\n',
+        headers: { 'content-type': 'application/x-ndjson' },
+      });
+      expect(imported.status).toBe(503);
+      expect(imported.body).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)] });
     } finally {
       cluster.start();
     }

@@ -19,6 +19,10 @@ export function exportRoutes(services: Services): Router {
   const r = Router();
   r.get('/management/v1/export', requireScope('manage'), async (req, res) => {
     const { orgId } = tenantOf(req);
+    const lines = exportLines({ db: services.db, fileUrl: (a) => services.config.publicBaseUrl + filePath(services.secrets.signing, { orgId: a.orgId, assetId: a.id, versionId: a.versionId, fileName: a.fileName ?? 'file' }) }, orgId);
+    // Read before anything is sent: a failure here is an ordinary error answer (503 while a
+    // dependency is down); once the stream has begun, cutting it short is all that is left.
+    let next = await lines.next();
     const gzip = /\bgzip\b/i.test(String(req.headers['accept-encoding'] ?? ''));
     res.setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
     res.setHeader('Content-Disposition', `attachment; filename="folio-export-${orgId}.ndjson"`);
@@ -34,11 +38,12 @@ export function exportRoutes(services: Services): Router {
     const write = async (text: string) => {
       if (!out.write(text)) await once(out, 'drain');
     };
-    const lines = exportLines({ db: services.db, fileUrl: (a) => services.config.publicBaseUrl + filePath(services.secrets.signing, { orgId: a.orgId, assetId: a.id, versionId: a.versionId, fileName: a.fileName ?? 'file' }) }, orgId);
     try {
+      // the first line goes at once: from here on the answer has begun
+      if (!next.done) await write(JSON.stringify(next.value) + '\n');
       let chunk: string[] = [];
-      for await (const line of lines) {
-        chunk.push(JSON.stringify(line));
+      for (next = await lines.next(); !next.done; next = await lines.next()) {
+        chunk.push(JSON.stringify(next.value));
         if (chunk.length === LINES_PER_WRITE) {
           await write(chunk.join('\n') + '\n');
           chunk = [];
@@ -48,9 +53,11 @@ export function exportRoutes(services: Services): Router {
       if (chunk.length > 0) await write(chunk.join('\n') + '\n');
       out.end();
     } catch (err) {
-      // The status is sent; cutting the stream short is how the client learns it is incomplete.
       services.logger.error({ err, orgId }, 'export failed part-way; the response was cut short');
-      res.destroy(err instanceof Error ? err : new Error(String(err)));
+      // what was written goes out, then the connection closes without the body's last chunk:
+      // the client sees a body that broke off, not one that ended
+      if (res.socket) res.socket.destroySoon();
+      else res.destroy();
     }
   });
   return r;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../adapters/db/index.js';
+import type { Db, Queryable } from '../../adapters/db/index.js';
 import { listAssets } from '../../assets/asset-repository.js';
 import type { Asset } from '../../assets/types.js';
 import { listSites } from '../../tenancy/site-repository.js';
@@ -7,8 +7,7 @@ import type { EntryRow } from '../entry-row.js';
 import { listItems } from '../list-repository.js';
 import { listModels, type StoredModel } from '../model-repository.js';
 import { authorInputSchema, labelInputSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
-import { listResources } from '../resource-repository.js';
-import type { ResourceDef } from '../resources.js';
+import { listResourcePage, type ResourceDef } from '../resources.js';
 import { authorDef } from '../authors.js';
 import { labelDef } from '../labels.js';
 import { listDef } from '../lists.js';
@@ -18,7 +17,7 @@ import { sectionDef } from '../sections.js';
 export type ExportLine = { type: string } & Record<string, unknown>;
 
 export interface ExportDeps {
-  db: Queryable;
+  db: Db;
   /** The public URL of an asset's original (`/files/…`), from which an import copies its bytes. */
   fileUrl(asset: Asset): string;
 }
@@ -60,9 +59,9 @@ async function* paged<T>(read: (page: { offset: number; limit: number }) => Prom
 }
 
 /** Every record of a kind, as its GET shows it (a section with its media). */
-async function allResources(db: Queryable, def: ResourceDef, orgId: string): Promise<Record<string, unknown>[]> {
+async function allResources(db: Db, def: ResourceDef, orgId: string): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
-  for await (const r of paged((page) => listResources(db, def.spec, orgId, page))) out.push(def.decorate ? await def.decorate(db, orgId, r) : r);
+  for await (const r of paged((page) => listResourcePage({ db }, def, orgId, page))) out.push(r);
   return out;
 }
 

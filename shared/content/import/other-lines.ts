@@ -81,7 +81,7 @@ export async function applyOtherLine(deps: ContentDeps, state: ImportState, line
     const p = resource.schema.safeParse(body);
     if (!p.success) return fail(describeIssues(p.error));
     const { [resource.then?.member ?? '']: extra, ...input } = p.data;
-    const record = await upsertResource(deps, state.orgId, resource.def, resource.then ? input : p.data);
+    const record = await upsertResource(deps, state.orgId, resource.def, input);
     if (resource.then && extra !== undefined) await resource.then.apply(deps, state.orgId, record.id, extra);
     return { line, type, ok: true, id: record.id };
   } catch (err) {
