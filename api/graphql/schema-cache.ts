@@ -4,7 +4,7 @@ import type { EventBus } from '../../shared/adapters/bus/index.js';
 import type { Queryable } from '../../shared/adapters/db/index.js';
 import { orgModels } from '../../shared/delivery/delivery-context.js';
 import type { OrgModels } from '../../shared/delivery/loaders.js';
-import { readOrgModels, readOrgSchemaState, type GraphqlLimits } from '../../shared/delivery/org-schema-source.js';
+import { readOrgLocales, readOrgModels, readOrgSchemaState, type GraphqlLimits } from '../../shared/delivery/org-schema-source.js';
 import { buildDeliverySchema } from '../../shared/delivery/schema/build-schema.js';
 import { limitRules } from './limit-rules.js';
 
@@ -83,13 +83,13 @@ export class SchemaCache {
       previous.checkedAt = Date.now();
       return previous.value;
     }
-    const models = await readOrgModels(this.options.db, orgId);
+    const [models, locales] = await Promise.all([readOrgModels(this.options.db, orgId), readOrgLocales(this.options.db, orgId)]);
     this.stats.builds++;
     const value: OrgSchema = {
       orgId,
       schemaVersion: state.schemaVersion,
-      schema: buildDeliverySchema(models),
-      models: orgModels(models),
+      schema: buildDeliverySchema(models, locales),
+      models: orgModels(models, locales),
       limits: state.limits,
       rules: limitRules(state.limits),
     };

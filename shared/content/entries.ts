@@ -1,14 +1,17 @@
 import type { Queryable } from '../adapters/db/index.js';
-import { conflict, isAppError, notFound, unprocessable, type AppError } from '../errors/index.js';
+import { badRequest, conflict, isAppError, notFound, unprocessable, type AppError } from '../errors/index.js';
 import { newId, newVersionId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
 import type { EntryInput, EntryPatch } from './entry-input.js';
-import { prepareEntries, type PreparedContent } from './entry-prepare.js';
+import { prepareEntries, type PrepareItem, type PreparedContent } from './entry-prepare.js';
+import { mergeLocaleValues } from './locale-values.js';
+import { findLocales } from './locale-repository.js';
+import { localizedFields, orgLocales, unknownLocaleMessage } from './locale-types.js';
 import { findEntryRows, findEntryRowsOf, insertEdges, insertEntryRows, listEntryRows, lockEntryKeys, type EntryListFilter } from './entry-repository.js';
 import { applyContentPlans, planContent, writeContent, type ContentChange, type ContentPlan, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
 import type { EntryRow, NewEntryRow } from './entry-row.js';
-import { getModel, type StoredModel } from './model-repository.js';
+import { getModel, listModels, type StoredModel } from './model-repository.js';
 import { bumpContentVersion } from './org-versions.js';
 import { contentEvents } from './entry-events.js';
 import { recordEntryEvents, recordImportedEntries } from '../events/record-events.js';
@@ -32,9 +35,9 @@ async function requireEntryModel(db: Queryable, orgId: string, alias: string): P
   return model;
 }
 
-async function prepareOne(tx: Queryable, orgId: string, model: StoredModel, id: string, fields: unknown, labels: string[], siteId: string): Promise<PreparedContent> {
+async function prepareOne(tx: Queryable, orgId: string, model: StoredModel, id: string, item: Omit<PrepareItem, 'model'>): Promise<PreparedContent> {
   // The entry may reference itself.
-  const [prepared] = await prepareEntries(tx, orgId, [{ model, fields, labels, siteId }], new Map([[id, model.alias]]));
+  const [prepared] = await prepareEntries(tx, orgId, [{ model, ...item }], new Map([[id, model.alias]]));
   if ('problems' in prepared) throw invalid(prepared.problems);
   return prepared.ok;
 }
@@ -67,6 +70,8 @@ export function newEntryRow(
     labels: input.labels ?? [],
     attrs: input.attrs ?? null,
     fields: content.fields,
+    locales: content.locales,
+    localeTitles: content.localeTitles,
     metrics: content.metrics,
     publishedAt,
     firstPublishedAt: published || archived ? (dates.firstPublishedAt ?? publishedAt) : null,
@@ -93,7 +98,7 @@ async function insertNew(tx: Queryable, orgId: string, id: string, model: Stored
   const problems: string[] = [];
   const dates = inputDates(input, problems);
   if (problems.length > 0) throw invalid(problems);
-  const content = await prepareOne(tx, orgId, model, id, input.fields, input.labels ?? [], input.siteId);
+  const content = await prepareOne(tx, orgId, model, id, { fields: input.fields, locales: input.locales, labels: input.labels ?? [], siteId: input.siteId });
   const row = newEntryRow(id, model, input, content, { now, ...dates });
   const { rowId, seq } = (await insertEntryRows(tx, orgId, [row])).get(id)!;
   await insertEdges(tx, orgId, content.edges.map((e) => ({ ...e, rowId, sourceId: id })));
@@ -158,7 +163,7 @@ export async function putEntries(
     }
     // An entry may reference itself or another entry of the batch (all of them exist).
     const known = new Map(replacing.map((r) => [r.rows.preview.id, r.model.alias]));
-    const prepared = await prepareEntries(tx, orgId, replacing.map((r) => ({ model: r.model, fields: r.input.fields, labels: r.input.labels ?? [], siteId: r.input.siteId })), known);
+    const prepared = await prepareEntries(tx, orgId, replacing.map((r) => ({ model: r.model, fields: r.input.fields, locales: r.input.locales, labels: r.input.labels ?? [], siteId: r.input.siteId })), known);
     const plans: { at: number; plan: ContentPlan }[] = [];
     replacing.forEach((r, i) => {
       const p = prepared[i];
@@ -223,7 +228,9 @@ export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, i
     const fields = { ...kept, ...(patch.fields ?? {}) };
     const labels = patch.labels ?? p.labels;
     const siteId = patch.siteId ?? p.siteId;
-    const content = await prepareOne(tx, orgId, model, id, fields, labels, siteId);
+    // locales merge per locale and alias, as fields do per alias
+    const locales = patch.locales !== undefined ? mergeLocaleValues(p.locales, patch.locales) : p.locales;
+    const content = await prepareOne(tx, orgId, model, id, { fields, locales: keptLocales(model, locales), labels, siteId });
     const next = await writeContent(tx, orgId, current, {
       ...content,
       siteId,
@@ -237,6 +244,21 @@ export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, i
     return next;
   });
   return entryView(rows.preview, rows.delivery);
+}
+
+/**
+ * Stored locale values of fields that are no longer localized (or gone) are dropped rather than
+ * refused, as `fields` of removed fields are.
+ */
+function keptLocales(model: StoredModel, locales: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!locales) return null;
+  const localized = new Set(model.fields.filter((f) => f.localized).map((f) => f.alias));
+  return Object.fromEntries(
+    Object.entries(locales).map(([code, values]) => [
+      code,
+      values && typeof values === 'object' ? Object.fromEntries(Object.entries(values).filter(([alias]) => localized.has(alias))) : values,
+    ]),
+  );
 }
 
 /** The entry's rows, locked for the transaction; 404 when the org has no such entry. */
@@ -253,8 +275,40 @@ export async function getEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id:
   return entryView(rows.preview, rows.delivery);
 }
 
-/** `GET /entries`: a page of the org's entries in listing order (see `listEntryRows`). */
-export async function listEntries(deps: Pick<ContentDeps, 'db'>, orgId: string, filter: EntryListFilter, page: { offset: number; limit: number }) {
-  const { items, total } = await listEntryRows(deps.db, orgId, filter, page);
-  return { items: items.map(({ row, publishedVersionId }): EntryView => ({ ...entryView(row, null), publishedVersionId })), total };
+/**
+ * `GET /entries`: a page of the org's entries in listing order (see `listEntryRows`). With a
+ * locale, each entry's fields (and title) are those read in it, with its fallbacks, as GraphQL
+ * answers them; `locale` names it and the other locales' values are left out.
+ */
+export async function listEntries(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  filter: EntryListFilter & { locale?: string },
+  page: { offset: number; limit: number },
+) {
+  const { locale, ...rest } = filter;
+  const inLocale = locale === undefined ? null : await localeReader(deps.db, orgId, locale);
+  const { items, total } = await listEntryRows(deps.db, orgId, rest, page);
+  return {
+    items: items.map(({ row, publishedVersionId }): EntryView => {
+      const view = { ...entryView(row, null), publishedVersionId };
+      return inLocale ? inLocale(view) : view;
+    }),
+    total,
+  };
+}
+
+/** Turns an entry view into the same entry read in `code`; 400 for a locale the org does not have. */
+async function localeReader(db: Queryable, orgId: string, code: string): Promise<(view: EntryView) => EntryView> {
+  const [locales, models] = await Promise.all([findLocales(db, orgId).then(orgLocales), listModels(db, orgId)]);
+  const chain = locales?.chainOf(code);
+  if (!chain) throw badRequest(unknownLocaleMessage(code, locales), [`locale: ${unknownLocaleMessage(code, locales)}`]);
+  const byAlias = new Map(models.map((m) => [m.alias, m]));
+  return ({ locales: values, ...view }) => {
+    const model = byAlias.get(view.model);
+    const localized = model ? model.fields.filter((f) => f.localized).map((f) => f.alias) : [];
+    const fields = localizedFields(view.fields, values, localized, chain);
+    const title = model?.titleField && localized.includes(model.titleField) ? ((fields[model.titleField] as string | undefined) ?? null) : view.title;
+    return { ...view, title, fields, locale: code };
+  };
 }

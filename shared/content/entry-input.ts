@@ -12,6 +12,8 @@ const common = {
   externalId: z.string().max(500).nullable(),
   labels: z.array(z.string().min(1).max(128)).max(100),
   attrs: z.record(z.string(), z.unknown()).nullable(),
+  /** Values of localized fields in the non-default locales: {code: {alias: value}}. */
+  locales: z.record(z.string(), z.record(z.string(), z.unknown()).nullable()),
 };
 
 /** `POST /entries` and `PUT /entries/:id` (and `entry` lines of an import). */
@@ -23,6 +25,7 @@ export const entryInputSchema = z.strictObject({
   externalId: common.externalId.optional(),
   labels: common.labels.optional(),
   attrs: common.attrs.optional(),
+  locales: common.locales.optional(),
   status: z.enum(['DRAFT', 'PUBLISHED', 'ARCHIVED']).optional(),
   publishedAt: z.string().optional(),
   firstPublishedAt: z.string().optional(),
@@ -38,6 +41,7 @@ export const entryPatchSchema = z.strictObject({
   externalId: common.externalId.optional(),
   labels: common.labels.optional(),
   attrs: common.attrs.optional(),
+  locales: common.locales.optional(),
 });
 export type EntryPatch = z.infer<typeof entryPatchSchema>;
 
@@ -67,4 +71,6 @@ export const entryListQuerySchema = z.object({
     .refine((v) => !Number.isNaN(Date.parse(v)) && /^\d{4}-\d\d-\d\dT/.test(v), 'an ISO 8601 date-time, e.g. 2026-11-01T00:00:00Z')
     .transform((v) => new Date(v))
     .optional(),
+  /** Show each entry's fields as read in this locale (with its fallbacks). */
+  locale: z.string().min(1).max(40).optional(),
 });

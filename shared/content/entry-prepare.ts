@@ -1,6 +1,9 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { edgesOf, type Edge } from './edges.js';
 import { normalizeFields } from './field-values.js';
+import { findLocales } from './locale-repository.js';
+import { orgLocales, type LocaleValues } from './locale-types.js';
+import { normalizeLocaleValues } from './locale-values.js';
 import { metricsOf, type EntryMetrics } from './metrics.js';
 import type { ModelDefinition } from './model-types.js';
 import { checkTargets, type KnownEntries } from './targets.js';
@@ -8,6 +11,8 @@ import { checkTargets, type KnownEntries } from './targets.js';
 export interface PrepareItem {
   model: ModelDefinition;
   fields: unknown;
+  /** The values of localized fields in other locales, as given (see `normalizeLocaleValues`). */
+  locales?: unknown;
   labels: string[];
   siteId: string;
 }
@@ -15,6 +20,9 @@ export interface PrepareItem {
 /** Everything stored for an entry version that derives from its field values. */
 export interface PreparedContent {
   fields: Record<string, unknown>;
+  locales: LocaleValues | null;
+  /** The title field's values in `locales`, one per line (see `entries.locale_titles`). */
+  localeTitles: string | null;
   edges: Edge[];
   metrics: EntryMetrics;
   title: string | null;
@@ -33,9 +41,12 @@ export async function prepareEntries(
   items: PrepareItem[],
   known?: KnownEntries,
 ): Promise<Prepared[]> {
+  // the org's locales are read only when some write carries values in them
+  const locales = items.some((i) => i.locales !== undefined && i.locales !== null) ? orgLocales(await findLocales(db, orgId)) : null;
   const normalized = items.map((item) => {
     const n = normalizeFields(item.model, item.fields ?? {});
-    return { ...n, edges: n.problems.length === 0 ? edgesOf(item.model, n.fields) : [] };
+    const l = normalizeLocaleValues(item.model, locales, item.locales);
+    return { ...n, locales: l.values, problems: [...n.problems, ...l.problems], edges: n.problems.length === 0 ? edgesOf(item.model, n.fields) : [] };
   });
   const targets = await checkTargets(
     db,
@@ -52,10 +63,17 @@ export async function prepareEntries(
     return {
       ok: {
         fields,
+        locales: normalized[i].locales,
+        localeTitles: localeTitlesOf(item.model, normalized[i].locales),
         edges: normalized[i].edges,
         metrics: metricsOf(item.model, fields, isImage),
         title: typeof titleValue === 'string' ? titleValue : null,
       },
     };
   });
+}
+
+function localeTitlesOf(model: ModelDefinition, locales: LocaleValues | null): string | null {
+  const titles = model.titleField && locales ? Object.values(locales).flatMap((v) => (typeof v[model.titleField!] === 'string' ? [v[model.titleField!] as string] : [])) : [];
+  return titles.length > 0 ? titles.join('\n') : null;
 }

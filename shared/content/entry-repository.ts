@@ -27,6 +27,8 @@ function rowArrays(rows: NewEntryRow[]): unknown[] {
     col((r) => textArrayLiteral(r.labels)),
     col((r) => json(r.attrs)),
     col((r) => JSON.stringify(r.fields)),
+    col((r) => json(r.locales)),
+    col((r) => r.localeTitles),
     col((r) => json(r.metrics)),
     col((r) => iso(r.publishedAt)),
     col((r) => iso(r.firstPublishedAt)),
@@ -39,8 +41,8 @@ function rowArrays(rows: NewEntryRow[]): unknown[] {
   ];
 }
 
-const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(21).fill('text')];
-const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, me, pa, fp, ua, sa, un, ca, ud, sq';
+const COLUMN_TYPES = ['text', 'bool', 'bool', ...Array<string>(23).fill('text')];
+const COLUMN_NAMES = 'id, p, d, ma, mi, si, st, ti, sl, ex, cl, v, lb, at, fi, lo, lt, me, pa, fp, ua, sa, un, ca, ud, sq';
 
 /** `rowArrays` as a relation `t`, its parameters numbered from `first`; `rowIds` adds `t.r` first. */
 function rowRelation(first: number, rowIds = false): string {
@@ -56,10 +58,10 @@ export async function insertEntryRows(tx: Queryable, orgId: string, rows: NewEnt
   if (rows.length === 0) return new Map();
   const { rows: out } = await tx.query<{ row_id: number; id: string; seq: string | number }>(
     `INSERT INTO entries (org_id, id, in_preview, in_delivery, model_alias, model_id, site_id, status, title, slug,
-        external_id, cloned_from, version_id, labels, attrs, fields, metrics, published_at, first_published_at,
+        external_id, cloned_from, version_id, labels, attrs, fields, locales, locale_titles, metrics, published_at, first_published_at,
         unpublished_at, scheduled_at, unpublish_at, created_at, updated_at, seq)
      SELECT $1, t.id, t.p, t.d, t.ma, t.mi, t.si, t.st, t.ti, t.sl, t.ex, t.cl, t.v,
-        t.lb::text[], t.at::jsonb, t.fi::jsonb, t.me::jsonb,
+        t.lb::text[], t.at::jsonb, t.fi::jsonb, t.lo::jsonb, t.lt, t.me::jsonb,
         t.pa::timestamptz, t.fp::timestamptz, t.ua::timestamptz, t.sa::timestamptz, t.un::timestamptz, t.ca::timestamptz, t.ud::timestamptz,
         COALESCE(t.sq::bigint, nextval('entries_seq'))
      FROM ${rowRelation(2)}
@@ -75,7 +77,7 @@ export async function updateEntryRows(tx: Queryable, rows: EntryRow[]): Promise<
   await tx.query(
     `UPDATE entries e SET id = t.id, in_preview = t.p, in_delivery = t.d, model_alias = t.ma, model_id = t.mi,
         site_id = t.si, status = t.st, title = t.ti, slug = t.sl, external_id = t.ex, cloned_from = t.cl,
-        version_id = t.v, labels = t.lb::text[], attrs = t.at::jsonb, fields = t.fi::jsonb, metrics = t.me::jsonb,
+        version_id = t.v, labels = t.lb::text[], attrs = t.at::jsonb, fields = t.fi::jsonb, locales = t.lo::jsonb, locale_titles = t.lt, metrics = t.me::jsonb,
         published_at = t.pa::timestamptz, first_published_at = t.fp::timestamptz, unpublished_at = t.ua::timestamptz,
         scheduled_at = t.sa::timestamptz, unpublish_at = t.un::timestamptz, created_at = t.ca::timestamptz, updated_at = t.ud::timestamptz
      FROM ${rowRelation(1, true)}

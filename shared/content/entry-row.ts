@@ -1,5 +1,6 @@
 import type { EntryStatus } from './model-types.js';
 import type { EntryMetrics } from './metrics.js';
+import type { LocaleValues } from './locale-types.js';
 
 /** One `entries` row (one visible version of an entry), in domain names. */
 export interface EntryRow {
@@ -19,6 +20,10 @@ export interface EntryRow {
   labels: string[];
   attrs: unknown;
   fields: Record<string, unknown>;
+  /** Values of localized fields in the non-default locales; null when none. */
+  locales: LocaleValues | null;
+  /** The localized title field's values in the other locales, one per line (a search index); null when none. */
+  localeTitles: string | null;
   metrics: EntryMetrics | null;
   publishedAt: Date | null;
   firstPublishedAt: Date | null;
@@ -52,6 +57,8 @@ export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
   labels: 'labels',
   attrs: 'attrs',
   fields: 'fields',
+  locales: 'locales',
+  localeTitles: 'locale_titles',
   metrics: 'metrics',
   publishedAt: 'published_at',
   firstPublishedAt: 'first_published_at',
@@ -63,7 +70,7 @@ export const ENTRY_COLUMNS: Record<keyof NewEntryRow, string> = {
   seq: 'seq',
 };
 
-export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'metrics']);
+export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'locales', 'metrics']);
 
 export interface EntryDbRow {
   row_id: number;
@@ -82,6 +89,8 @@ export interface EntryDbRow {
   labels: string[];
   attrs: unknown;
   fields: Record<string, unknown>;
+  locales: LocaleValues | null;
+  locale_titles: string | null;
   metrics: EntryMetrics | null;
   published_at: Date | null;
   first_published_at: Date | null;
@@ -110,6 +119,8 @@ export const fromDb = (r: EntryDbRow): EntryRow => ({
   labels: r.labels,
   attrs: r.attrs,
   fields: r.fields,
+  locales: r.locales ?? null,
+  localeTitles: r.locale_titles ?? null,
   metrics: r.metrics,
   publishedAt: r.published_at,
   firstPublishedAt: r.first_published_at,

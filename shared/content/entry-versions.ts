@@ -38,8 +38,13 @@ export async function restoreVersion(deps: Pick<ContentDeps, 'db'>, orgId: strin
   if (!version) throw notFound(`Version "${versionId}" of entry "${id}"`);
   if (version.model !== current.modelAlias) throw conflict(`Version "${versionId}" belongs to model "${version.model}", the entry is now a "${current.modelAlias}".`);
   const cleared = Object.fromEntries(Object.keys(current.fields).map((alias) => [alias, null]));
+  // every current locale value is cleared, then the version's are set (a PATCH merges them)
+  const locales: Record<string, Record<string, unknown> | null> = {};
+  for (const [code, values] of Object.entries(current.locales ?? {})) locales[code] = Object.fromEntries(Object.keys(values).map((alias) => [alias, null]));
+  for (const [code, values] of Object.entries(version.locales ?? {})) locales[code] = { ...locales[code], ...values };
   return patchEntry(deps, orgId, id, {
     fields: { ...cleared, ...version.fields },
+    ...(Object.keys(locales).length > 0 ? { locales } : {}),
     slug: version.slug,
     labels: version.labels,
     attrs: version.attrs as Record<string, unknown> | null,

@@ -1,5 +1,6 @@
 import type { EntryStatus } from './model-types.js';
 import type { EntryRow } from './entry-row.js';
+import type { LocaleValues } from './locale-types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -19,6 +20,10 @@ export interface EntryView {
   labels: string[];
   attrs: unknown;
   fields: Record<string, unknown>;
+  /** Values of localized fields in the non-default locales (present only when the entry has some). */
+  locales?: LocaleValues;
+  /** The locale the fields are read in (a listing asked with `locale`). */
+  locale?: string;
   metrics: unknown;
   publishedAt: string | null;
   firstPublishedAt: string | null;
@@ -45,6 +50,7 @@ export function entryView(preview: EntryRow, delivery: EntryRow | null): EntryVi
     labels: preview.labels,
     attrs: preview.attrs ?? null,
     fields: preview.fields,
+    ...(preview.locales ? { locales: preview.locales } : {}),
     metrics: preview.metrics,
     publishedAt: iso(preview.publishedAt),
     firstPublishedAt: iso(preview.firstPublishedAt),

@@ -93,43 +93,52 @@ const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Ar
  * Existence of referenced targets is checked separately (it needs the database). `null` clears
  * a field; cleared and absent fields are not stored.
  */
-export function normalizeFields(model: ModelDefinition, input: unknown): { fields: Record<string, unknown>; problems: string[] } {
+export function normalizeFields(
+  model: ModelDefinition,
+  input: unknown,
+  at: { path: string; locale: boolean } = { path: 'fields', locale: false },
+): { fields: Record<string, unknown>; problems: string[] } {
   const problems: string[] = [];
   const fields: Record<string, unknown> = {};
-  if (!isObject(input)) return { fields, problems: ['fields: must be an object keyed by field alias'] };
+  const where = at.path;
+  if (!isObject(input)) return { fields, problems: [`${where}: must be an object keyed by field alias`] };
   const byAlias = new Map(model.fields.map((f) => [f.alias, f]));
   for (const key of Object.keys(input)) {
-    if (!byAlias.has(key)) problems.push(`fields.${key}: unknown field (model "${model.alias}" has no such field)`);
+    const f = byAlias.get(key);
+    if (!f) problems.push(`${where}.${key}: unknown field (model "${model.alias}" has no such field)`);
+    else if (at.locale && !f.localized) problems.push(`${where}.${key}: field "${key}" is not localized (its one value goes in fields)`);
   }
   for (const f of model.fields) {
+    if (at.locale && !f.localized) continue;
     const raw = input[f.alias];
     if (isEmpty(raw)) {
-      if (f.required) problems.push(`fields.${f.alias}: required`);
+      // only the default locale's values (`fields`) must be complete
+      if (f.required && !at.locale) problems.push(`${where}.${f.alias}: required`);
       continue;
     }
     if (f.valueType === 'list') {
       if (!Array.isArray(raw)) {
-        problems.push(`fields.${f.alias}: must be a list (array) of values`);
+        problems.push(`${where}.${f.alias}: must be a list (array) of values`);
         continue;
       }
       if (raw.length > MAX_LIST_ITEMS) {
-        problems.push(`fields.${f.alias}: at most ${MAX_LIST_ITEMS} items`);
+        problems.push(`${where}.${f.alias}: at most ${MAX_LIST_ITEMS} items`);
         continue;
       }
       const out: unknown[] = [];
       raw.forEach((item, i) => {
         const n = item === null ? { problem: 'must not be null' } : single(f, item);
-        if ('problem' in n) problems.push(`fields.${f.alias}[${i}]: ${n.problem}`);
+        if ('problem' in n) problems.push(`${where}.${f.alias}[${i}]: ${n.problem}`);
         else out.push(n.value);
       });
       fields[f.alias] = out;
     } else {
       if (Array.isArray(raw) && f.type !== 'json') {
-        problems.push(`fields.${f.alias}: must be a single value, not a list`);
+        problems.push(`${where}.${f.alias}: must be a single value, not a list`);
         continue;
       }
       const n = single(f, raw);
-      if ('problem' in n) problems.push(`fields.${f.alias}: ${n.problem}`);
+      if ('problem' in n) problems.push(`${where}.${f.alias}: ${n.problem}`);
       else fields[f.alias] = n.value;
     }
   }

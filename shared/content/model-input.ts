@@ -12,6 +12,7 @@ export const fieldInputSchema = z.strictObject({
   numberFormat: z.string().optional(),
   allowedModels: z.array(z.string().max(64)).max(100).optional(),
   required: z.boolean().optional(),
+  localized: z.boolean().optional(),
 });
 
 export const modelInputSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import { FIELD_TYPES, LIST_CAPABLE, type FieldDefinition, type FieldType, type ModelDefinition } from './model-types.js';
+import { FIELD_TYPES, LIST_CAPABLE, LOCALIZABLE, type FieldDefinition, type FieldType, type ModelDefinition } from './model-types.js';
 import type { ModelInput } from './model-input.js';
 import { FIELD_ALIAS, RESERVED_FIELD_ALIASES, modelAliasProblem, nameCollision } from './names.js';
 
@@ -60,6 +60,9 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
     for (const m of allowedModels) {
       if (m !== alias && !ctx.others.some((o) => o.alias === m)) problems.push(`${where}: allowedModels names unknown model "${m}"`);
     }
+    if (f.localized && !LOCALIZABLE.has(f.type)) {
+      problems.push(`${where}: type "${f.type}" cannot be localized (one value for every locale); localizable: ${[...LOCALIZABLE].join(', ')}`);
+    }
     if (problems.length > before) return;
     const def: FieldDefinition = {
       alias: f.alias,
@@ -69,6 +72,7 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
       required: f.required ?? false,
     };
     if (f.type === 'number') def.numberFormat = (f.numberFormat ?? 'int') as FieldDefinition['numberFormat'];
+    if (f.localized) def.localized = true;
     fields.push(def);
   });
 

@@ -48,6 +48,13 @@ export const LIST_CAPABLE: ReadonlySet<FieldType> = new Set([
   'section',
 ]);
 
+/**
+ * Field types that may be localized: values of their own. Relations (reference, media, section,
+ * author) and rich content (whose blocks point at entries and assets) are shared by every locale,
+ * so an entry's edges, filters on its relations and reverse relations stay one set.
+ */
+export const LOCALIZABLE: ReadonlySet<FieldType> = new Set(['text', 'richtext', 'tag', 'url', 'number', 'datetime', 'boolean', 'json', 'location']);
+
 export type ValueType = 'single' | 'list';
 export type NumberFormat = 'int' | 'decimal';
 
@@ -60,6 +67,11 @@ export interface FieldDefinition {
   /** References only: allowed model aliases; empty = any model. */
   allowedModels: string[];
   required: boolean;
+  /**
+   * Holds a value per locale (stored only when true). The default locale's value is in `fields`
+   * like any other field's; `required` applies to it alone.
+   */
+  localized?: boolean;
 }
 
 export interface ModelDefinition {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../adapters/db/index.js';
+import type { LocaleValues } from './locale-types.js';
 
 /**
  * All SQL on `entry_versions` (written by triggers on `entries`: see the migration); every
@@ -21,6 +22,8 @@ export interface StoredVersion extends VersionSummary {
   labels: string[];
   attrs: unknown;
   fields: Record<string, unknown>;
+  /** Values in the non-default locales (present only when it had some). */
+  locales?: LocaleValues;
 }
 
 interface Row {
@@ -36,6 +39,7 @@ interface Row {
   labels: string[];
   attrs: unknown;
   fields: Record<string, unknown>;
+  locales: LocaleValues | null;
 }
 
 const savedByOf = (r: Pick<Row, 'saved_by' | 'saved_by_name'>) => (r.saved_by === null ? null : { tokenId: r.saved_by, name: r.saved_by_name });
@@ -57,13 +61,13 @@ export async function listVersions(db: Queryable, orgId: string, entryId: string
 
 export async function findVersion(db: Queryable, orgId: string, entryId: string, versionId: string): Promise<StoredVersion | null> {
   const { rows } = await db.query<Row>(
-    `SELECT v.version_id, v.status, v.title, v.saved_at, ${SAVED_BY}, v.model_alias, v.site_id, v.slug, v.labels, v.attrs, v.fields
+    `SELECT v.version_id, v.status, v.title, v.saved_at, ${SAVED_BY}, v.model_alias, v.site_id, v.slug, v.labels, v.attrs, v.fields, v.locales
      FROM entry_versions v WHERE v.org_id = $1 AND v.entry_id = $2 AND v.version_id = $3`,
     [orgId, entryId, versionId],
   );
   const r = rows[0];
   if (!r) return null;
-  return { versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, savedBy: savedByOf(r), model: r.model_alias, siteId: r.site_id, slug: r.slug, labels: r.labels, attrs: r.attrs, fields: r.fields };
+  return { versionId: r.version_id, status: r.status, title: r.title, savedAt: r.saved_at, savedBy: savedByOf(r), model: r.model_alias, siteId: r.site_id, slug: r.slug, labels: r.labels, attrs: r.attrs, fields: r.fields, ...(r.locales ? { locales: r.locales } : {}) };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface TokenBinding {
   scope: string;
   where: unknown;
   order: unknown;
+  /** Present only when the query asked for a locale (tokens of other queries are unchanged). */
+  locale?: string;
 }
 
 /** Stable JSON: object keys sorted, so equal inputs give equal bindings. */

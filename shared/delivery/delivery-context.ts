@@ -1,7 +1,9 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 import { ReadSet } from '../edge/surrogate-keys.js';
+import type { OrgLocales } from '../content/locale-types.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
+import { LocaleReads } from './locale-reads.js';
 
 /** What every resolver of the generated schema reads: the tenant, its scope, batching. */
 export interface DeliveryContext {
@@ -16,13 +18,20 @@ export interface DeliveryContext {
   loaders: DeliveryLoaders;
   /** What this request read, for its surrogate keys (the loaders and collections record it). */
   reads: ReadSet;
+  /** Which locale each value of a localized query was read in. */
+  locale: LocaleReads;
 }
 
-export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads'>): DeliveryContext {
+export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {
   const reads = new ReadSet();
-  return { ...args, reads, loaders: createLoaders(args.db, args.orgId, args.scope, reads) };
+  return { ...args, reads, loaders: createLoaders(args.db, args.orgId, args.scope, reads), locale: new LocaleReads(args.models) };
 }
 
-export function orgModels(list: OrgModels['list']): OrgModels {
-  return { list, byAlias: new Map(list.map((m) => [m.alias, m])) };
+export function orgModels(list: OrgModels['list'], locales: OrgLocales | null = null): OrgModels {
+  return {
+    list,
+    byAlias: new Map(list.map((m) => [m.alias, m])),
+    locales,
+    localized: new Map(list.map((m) => [m.alias, m.fields.filter((f) => f.localized).map((f) => f.alias)])),
+  };
 }

@@ -2,6 +2,7 @@ import type { ModelDefinition } from '../content/model-types.js';
 import { entryFilterSql, modelFilterSql } from './filters/entry-filter.js';
 import { checkFilterLimits } from './filters/filter-limits.js';
 import { visibleSql, type DeliveryScope, type FilterEnv } from './filters/filter-env.js';
+import type { LocaleChain } from './field-sql.js';
 import { compileOrder, type OrderKey } from './order-sql.js';
 import { and, SqlParams } from './sql-params.js';
 
@@ -16,6 +17,8 @@ export interface EntryQuery {
   model: ModelDefinition | null;
   where?: Input | null;
   order?: Input | null;
+  /** The locale whose values localized fields are filtered and ordered by (its chain; see `fieldValueSql`). */
+  locale?: LocaleChain;
   /** Restricts the set further (relations): SQL over the entry alias `e`, may use the env params. */
   restrict?: (env: FilterEnv) => string;
 }
@@ -33,8 +36,8 @@ export interface CompiledQuery {
 /** Compiles filter and order first (order errors surface before any SQL runs). */
 export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): CompiledQuery {
   checkFilterLimits(q.where);
-  const keys = compileOrder(q.model, q.order, 'e');
-  const env: FilterEnv = { params, org: params.add(q.orgId), scope: q.scope, models: q.models, flags: { wantsDeleted: false } };
+  const keys = compileOrder(q.model, q.order, 'e', q.locale);
+  const env: FilterEnv = { params, org: params.add(q.orgId), scope: q.scope, models: q.models, locale: q.locale, flags: { wantsDeleted: false } };
   const parts = [`e.org_id = ${env.org}`];
   if (q.model) parts.push(`e.model_alias = ${params.add(q.model.alias)}`);
   if (q.where) parts.push(q.model ? modelFilterSql(q.model, q.where, 'e', env) : entryFilterSql(q.where, 'e', env));

@@ -21,6 +21,7 @@ const COLUMNS: EntryColumn[] = [
   'labels',
   'attrs',
   'fields',
+  'locales',
   'metrics',
   'published_at',
   'first_published_at',

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { OrgLocales } from '../content/locale-types.js';
 import type { ModelDefinition } from '../content/model-types.js';
 import type { Queryable } from '../adapters/db/index.js';
 import { findAssetsByIds, findCmsByIds, findImagePresets, findSectionPaths } from './cms-repository.js';
@@ -11,6 +12,10 @@ import type { DeliveryScope } from './filters/filter-env.js';
 export interface OrgModels {
   list: ModelDefinition[];
   byAlias: ReadonlyMap<string, ModelDefinition>;
+  /** The org's locales; null when it declares none. */
+  locales: OrgLocales | null;
+  /** Aliases of each model's localized fields. */
+  localized: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Per-request batching: every by-id read goes through one of these. */

@@ -1,6 +1,6 @@
 import type { ModelDefinition } from '../content/model-types.js';
 import { badRequest } from '../errors/index.js';
-import { lit } from './sql-params.js';
+import { fieldValueSql, type LocaleChain } from './field-sql.js';
 
 export type Direction = 'ASC' | 'DESC';
 export type KeyCast = 'text' | 'numeric' | 'timestamptz' | 'boolean';
@@ -31,13 +31,14 @@ export function isOrderable(f: ModelDefinition['fields'][number]): boolean {
   return ['text', 'number', 'datetime', 'boolean', 'url', 'tag'].includes(f.type);
 }
 
-function fieldKey(model: ModelDefinition, alias: string, dir: Direction, e: string): OrderKey | null {
+function fieldKey(model: ModelDefinition, alias: string, dir: Direction, e: string, locale: LocaleChain): OrderKey | null {
   const f = model.fields.find((x) => x.alias === alias && isOrderable(x));
   if (!f) return null;
-  const text = `${e}.fields->>${lit(f.alias)}`;
+  const text = fieldValueSql(e, f, locale, 'text');
   if (f.type === 'number') return { name: alias, expr: `(${text})::numeric`, dir, cast: 'numeric' };
   if (f.type === 'boolean') return { name: alias, expr: `(${text})::boolean`, dir, cast: 'boolean' };
-  if (f.type === 'text' && model.titleField === f.alias) return { name: alias, expr: `${e}.title`, dir, cast: 'text' };
+  // `title` holds the default locale's title
+  if (f.type === 'text' && model.titleField === f.alias && text === fieldValueSql(e, f, null, 'text')) return { name: alias, expr: `${e}.title`, dir, cast: 'text' };
   // datetime values are fixed-width ISO strings: text order is time order.
   return { name: alias, expr: text, dir, cast: 'text' };
 }
@@ -55,7 +56,7 @@ function onlyKey(o: OrderInput, where: string): [string, unknown] | null {
  * Compiles `<Type>Order` / `CmsEntryOrder` into keys: the given key, then each `thenBy` in turn,
  * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`.
  */
-export function compileOrder(model: ModelDefinition | null, order: OrderInput | null | undefined, e = 'e'): OrderKey[] {
+export function compileOrder(model: ModelDefinition | null, order: OrderInput | null | undefined, e = 'e', locale: LocaleChain = null): OrderKey[] {
   const keys: OrderKey[] = [];
   const walk = (o: OrderInput, where: string) => {
     const key = onlyKey(o, where);
@@ -70,7 +71,7 @@ export function compileOrder(model: ModelDefinition | null, order: OrderInput | 
       } else if (name === 'id') {
         keys.push({ name: 'id', expr: `${e}.id`, dir: value as Direction, cast: 'text' });
       } else if (model) {
-        const k = fieldKey(model, name, value as Direction, e);
+        const k = fieldKey(model, name, value as Direction, e, locale);
         if (k) keys.push(k);
       }
     }

@@ -1,3 +1,5 @@
+import { findLocales } from '../content/locale-repository.js';
+import { orgLocales, type OrgLocales } from '../content/locale-types.js';
 import { listModels } from '../content/models.js';
 import type { ModelDefinition } from '../content/model-types.js';
 import type { Queryable } from '../adapters/db/index.js';
@@ -52,6 +54,11 @@ export async function readOrgSchemaState(db: Queryable, orgId: string): Promise<
 /** The models schema generation reads (the content-management side owns the table). */
 export function readOrgModels(db: Queryable, orgId: string): Promise<ModelDefinition[]> {
   return listModels(db, orgId);
+}
+
+/** The org's locales as schema generation and readers use them; null when it declares none. */
+export async function readOrgLocales(db: Queryable, orgId: string): Promise<OrgLocales | null> {
+  return orgLocales(await findLocales(db, orgId));
 }
 
 /** The org's content version (bumped in every content write's transaction): keys the response cache. */

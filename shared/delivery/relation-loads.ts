@@ -86,13 +86,14 @@ export function assetsFromField(ctx: DeliveryContext, row: DeliveredEntryRow, ed
 export function entriesPointingAt(
   ctx: DeliveryContext,
   targetId: string,
-  q: { kinds: string[]; model: ModelDefinition | null; where?: Input | null; order?: Input | null },
+  q: { kinds: string[]; model: ModelDefinition | null; where?: Input | null; order?: Input | null; locale?: string },
   page: Page,
   info?: GraphQLResolveInfo,
 ): Promise<CollectionValue<DeliveredEntryRow>> {
-  const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order };
+  const locale = q.locale ? ctx.locale.scope(q.locale).chain : null;
+  const query = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model: q.model, where: q.where, order: q.order, locale };
   ctx.reads.collection(q.model?.alias ?? null);
-  const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null]);
+  const sig = JSON.stringify(['to', q.kinds, q.model?.alias ?? null, q.where ?? null, q.order ?? null, ...(q.locale ? [q.locale] : [])]);
   const want = wants(info);
   // Both selected: the page's statement counts the matches too (see findPagesByTarget).
   const countMatches = want.items && want.total;

@@ -9,9 +9,12 @@
  * process's peak RSS during the export.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), BENCH_ENTRIES (default 100000).
+ * BENCH_LOCALES=3 gives the organization three locales (en-US, the default, de-DE and fr-FR) and
+ * every article a localized title and lead in all three (the other two in its `locales`).
  */
 import pg from 'pg';
 import { ENTRY_BATCH_SIZE } from '../../shared/content/import/run-import.js';
+import { createLocale } from '../../shared/content/locales.js';
 import { putModel } from '../../shared/content/models.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { insertOrganization } from '../../shared/tenancy/organization-repository.js';
@@ -23,6 +26,7 @@ process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
 const url = process.env.DATABASE_URL;
 const total = Number(process.env.BENCH_ENTRIES ?? 100_000);
 const people = Math.max(1, Math.round(total / 100));
+const LOCALES = ['en-US', 'de-DE', 'fr-FR'].slice(0, Number(process.env.BENCH_LOCALES ?? 0));
 
 const app = await startTestApp({ workers: false });
 const { db } = app.services;
@@ -34,12 +38,13 @@ const limitOrg = await insertOrganization(db, { name: 'bench limit', slug: `benc
 const orgIds = [org.id, limitOrg.id];
 try {
   for (const o of orgIds) await insertSite(db, o, { id: 'web', name: 'Web' });
+  for (const code of LOCALES) await createLocale(deps, org.id, { code });
   await putModel(deps, org.id, 'person', { titleField: 'name', fields: [{ alias: 'name', type: 'text', required: true }] });
   await putModel(deps, org.id, 'article', {
     titleField: 'title',
     fields: [
-      { alias: 'title', type: 'text', required: true },
-      { alias: 'lead', type: 'richtext' },
+      { alias: 'title', type: 'text', required: true, localized: LOCALES.length > 0 },
+      { alias: 'lead', type: 'richtext', localized: LOCALES.length > 0 },
       { alias: 'views', type: 'number' },
       { alias: 'at', type: 'datetime' },
       { alias: 'tags', type: 'tag', valueType: 'list' },
@@ -70,11 +75,13 @@ try {
           author: `p${i % people}`,
           related,
         },
+        locales: LOCALES.length > 1 ? Object.fromEntries(LOCALES.slice(1).map((code) => [code, { title: `${code}: Artikel ${i}, eine Überschrift aus mehreren Wörtern.`, lead: `<p>${code}: Der Vorspann von Artikel ${i}. Zwei Sätze!</p>` }])) : undefined,
       }),
     );
   }
   const body = lines.join('\n') + '\n';
-  console.log(`bench:import — ${total} entries (${people} people, ${total - people} articles with references), ${(body.length / 1e6).toFixed(1)} MB NDJSON, batch ${ENTRY_BATCH_SIZE}, Postgres`);
+  const localeNote = LOCALES.length > 0 ? `, ${LOCALES.length} locales (title and lead in each)` : '';
+  console.log(`bench:import — ${total} entries (${people} people, ${total - people} articles with references${localeNote}), ${(body.length / 1e6).toFixed(1)} MB NDJSON, batch ${ENTRY_BATCH_SIZE}, Postgres`);
 
   // Streamed in 64 KB chunks over HTTP, as the CLI sends a file.
   const bytes = Buffer.from(body);
@@ -116,7 +123,7 @@ try {
     for (let i = 0; i < entryRows.length; i += ENTRY_BATCH_SIZE) {
       const batch = entryRows.slice(i, i + ENTRY_BATCH_SIZE);
       await client.query('BEGIN');
-      const params = batch.flatMap((r) => entryCols.map((c) => (c === 'org_id' ? limitOrg.id : ['attrs', 'fields', 'metrics'].includes(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])));
+      const params = batch.flatMap((r) => entryCols.map((c) => (c === 'org_id' ? limitOrg.id : ['attrs', 'fields', 'locales', 'metrics'].includes(c) && r[c] !== null ? JSON.stringify(r[c]) : r[c])));
       const inserted = await client.query<{ row_id: string }>(`INSERT INTO entries (${entryCols.join(', ')}) VALUES ${values(batch.length, entryCols.length)} RETURNING row_id`, params);
       const edges = batch.flatMap((r, k) => (edgesByRow.get(r.row_id) ?? []).map((e) => [inserted.rows[k].row_id, limitOrg.id, e.source_id, e.field, e.kind, e.target_id, e.position]));
       if (edges.length > 0) {

@@ -101,6 +101,12 @@ describe('README examples', () => {
     expect(run.stdout.trim()).toBe('[3,3,0]');
   }, 90_000);
 
+  it('locales: an entry read in de-AT, ordered by its values there, with the chain to de-DE', async () => {
+    const run = await runBlock('locales');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim()).toBe('[["Banane","B","de-AT"],["Marille","A","de-AT"]]');
+  }, 90_000);
+
   it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
     const run = await runBlock('webhooks');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

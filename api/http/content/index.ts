@@ -7,12 +7,14 @@ import { exportRoutes } from './export.js';
 import { modelRoutes } from './models.js';
 import { authorRoutes } from './authors.js';
 import { labelRoutes } from './labels.js';
+import { localeRoutes } from './locales.js';
 import { listRoutes } from './lists.js';
 import { sectionRoutes } from './sections.js';
 
 /** Every JSON route of the content management API (the NDJSON import is mounted separately). */
 export function contentRoutes(services: Services): Router {
   const r = Router();
+  r.use(localeRoutes(services));
   r.use(modelRoutes(services));
   r.use(entryRoutes(services));
   r.use(entryLifecycleRoutes(services));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
+import { localeInputSchema, localePatchSchema } from '../../../shared/content/locale-input.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
 import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
@@ -55,6 +56,7 @@ export const content: OpenApiFragment = {
             labels: { type: 'array', items: { type: 'string' } },
             attrs: {},
             fields: { type: 'object' },
+            locales: { type: 'object', additionalProperties: { type: 'object' }, description: 'Present when the version had values in other locales' },
           },
         },
       ],
@@ -71,7 +73,22 @@ export const content: OpenApiFragment = {
         valueType: { type: 'string', enum: ['single', 'list'] },
         numberFormat: { type: 'string', enum: ['int', 'decimal'] },
         allowedModels: { type: 'array', items: { type: 'string' } },
-        required: { type: 'boolean' },
+        required: { type: 'boolean', description: 'Of the default locale only: other locales may be partial' },
+        localized: {
+          type: 'boolean',
+          description: 'A value per locale (text, richtext, tag, url, number, datetime, boolean, json and location fields; relations and rich content are shared by every locale)',
+        },
+      },
+    },
+    Locale: {
+      type: 'object',
+      properties: {
+        code: { type: 'string', description: 'A BCP 47 language tag, e.g. en-US' },
+        name: { type: 'string' },
+        default: { type: 'boolean', description: "The default locale's values are the entries' `fields`; it is what GraphQL reads without a locale" },
+        fallback: { type: ['string', 'null'], description: 'The locale asked next when this one has no value; every chain ends in the default' },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
       },
     },
     Model: {
@@ -102,7 +119,13 @@ export const content: OpenApiFragment = {
         externalId: nullableString,
         labels: { type: 'array', items: { type: 'string' } },
         attrs: { type: ['object', 'null'] },
-        fields: { type: 'object', description: 'Values by field alias, in their stored shapes (decimals as strings, date-times as UTC ISO-8601 with ms)' },
+        fields: { type: 'object', description: 'Values by field alias, in their stored shapes (decimals as strings, date-times as UTC ISO-8601 with ms); for localized fields, the default locale\'s' },
+        locales: {
+          type: 'object',
+          additionalProperties: { type: 'object' },
+          description: 'Values of localized fields in the other locales, by locale code then field alias (present when the entry has some). Writes take the same member: PUT replaces it, PATCH merges it per locale and field (null clears a value or a locale)',
+        },
+        locale: { type: 'string', description: 'The locale `fields` are read in (a listing asked with `locale`)' },
         metrics: {
           type: 'object',
           properties: { wordCount: { type: 'integer' }, characterCount: { type: 'integer' }, sentenceCount: { type: 'integer' }, imageCount: { type: 'integer' }, readingTime: { type: 'integer' } },
@@ -187,6 +210,12 @@ export const content: OpenApiFragment = {
           { name: 'model', in: 'query', schema: { type: 'string' }, description: 'Entries of this model alias' },
           { name: 'status', in: 'query', schema: { type: 'string', enum: [...ENTRY_STATUSES] } },
           { name: 'updatedSince', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Changed at or after this instant' },
+          {
+            name: 'locale',
+            in: 'query',
+            schema: { type: 'string' },
+            description: "Show each entry's fields and title as read in this locale (localized fields from it, then its fallbacks, then the default), with `locale` set and without `locales`. 400 for a locale the organization does not have",
+          },
           ...pagingParameters,
         ],
         responses: { 200: ok200({ type: 'array', items: ref('Entry') }, true), ...pick(400, 401, 403, 429) },
@@ -240,6 +269,31 @@ export const content: OpenApiFragment = {
         responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 422, 429) },
       },
     },
+    '/management/v1/locales': {
+      get: { summary: "The organization's locales, the default first", ...tag, responses: { 200: ok200({ type: 'array', items: ref('Locale') }), ...pick(401, 403, 429) } },
+      post: {
+        summary: 'Add a locale; the first is the default. `default: true` moves the default to it (409 while entries hold values in other locales)',
+        ...tag,
+        requestBody: zodBody(localeInputSchema),
+        responses: { 201: created201(ref('Locale')), ...pick(400, 401, 403, 409, 413, 422, 429) },
+      },
+    },
+    '/management/v1/locales/{code}': {
+      get: { summary: 'Read a locale', ...tag, parameters: [pathParam('code')], responses: { 200: ok200(ref('Locale')), ...pick(401, 403, 404, 429) } },
+      patch: {
+        summary: 'Rename a locale, change its fallback (422 for a chain that loops), or make it the default',
+        ...tag,
+        parameters: [pathParam('code')],
+        requestBody: zodBody(localePatchSchema),
+        responses: { 200: ok200(ref('Locale')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) },
+      },
+      delete: {
+        summary: "Delete a locale and its values in every entry (versions keep theirs); 409 for the default while others exist, and for another locale's fallback",
+        ...tag,
+        parameters: [pathParam('code')],
+        responses: { 200: ok200({ type: 'object', properties: { code: { type: 'string' } } }), ...pick(401, 403, 404, 409, 429) },
+      },
+    },
     ...crud('sections', 'Section', sectionInputSchema, sectionPatchSchema),
     '/management/v1/sections/{id}/media': {
       put: { summary: 'Replace the media of a section (array of asset ids, in order)', ...tag, parameters: [id], requestBody: zodBody(sectionMediaSchema), responses: { 200: ok200(ref('Section')), ...pick(400, 401, 403, 404, 422, 429) } },
@@ -252,7 +306,7 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/export': {
       get: {
-        summary: "The organization's content as the NDJSON the import takes, streamed: sites, models, assets (with their signed /files URLs, from which an import into another organization copies the bytes), sections, authors, labels, entries (each after the entries it references; a published entry with unpublished edits as two lines), lists",
+        summary: "The organization's content as the NDJSON the import takes, streamed: sites, locales (each after its fallback), models, assets (with their signed /files URLs, from which an import into another organization copies the bytes), sections, authors, labels, entries (each after the entries it references; a published entry with unpublished edits as two lines), lists",
         description: 'Compressed with gzip when the request accepts it. An unpublished or scheduled entry is written as a draft (the import has no such status). A failure part-way cuts the stream short.',
         ...tag,
         responses: {
@@ -263,7 +317,7 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/import': {
       post: {
-        summary: 'Bulk import: NDJSON lines {"type": "site"|"model"|"asset"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
+        summary: 'Bulk import: NDJSON lines {"type": "site"|"locale"|"model"|"asset"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
         ...tag,
         parameters: [
           {

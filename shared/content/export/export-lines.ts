@@ -5,6 +5,8 @@ import { listSites } from '../../tenancy/site-repository.js';
 import { entriesAfter } from '../entry-repository.js';
 import type { EntryRow } from '../entry-row.js';
 import { listItems } from '../list-repository.js';
+import { findLocales } from '../locale-repository.js';
+import type { Locale } from '../locale-types.js';
 import { listModels, type StoredModel } from '../model-repository.js';
 import { authorInputSchema, labelInputSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
 import { listResourcePage, type ResourceDef } from '../resources.js';
@@ -27,7 +29,7 @@ const PAGE = 1000;
 
 /**
  * The organization's content as the lines of an import, in an order the import applies without
- * a failure: sites, models, assets, sections (parents first), authors, labels, entries (each after
+ * a failure: sites, locales (the default first, each before the locales that fall back to it), models, assets, sections (parents first), authors, labels, entries (each after
  * the entries it references), lists. Read a page at a time, so an export of any size holds a
  * page (and the ids of the entries written so far) in memory.
  *
@@ -39,6 +41,9 @@ export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenera
   for await (const site of paged((page) => listSites(deps.db, orgId, page))) {
     yield compact({ type: 'site', id: site.id, name: site.name, externalId: site.externalId });
   }
+  for (const l of fallbacksFirst(await findLocales(deps.db, orgId))) {
+    yield compact({ type: 'locale', code: l.code, name: l.name, default: l.default || undefined, fallback: l.fallback });
+  }
   yield* modelLines(await listModels(deps.db, orgId));
   for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) yield assetLine(deps, asset);
   yield* sectionLines(await allResources(deps.db, sectionDef, orgId));
@@ -48,6 +53,17 @@ export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenera
   for (const list of await allResources(deps.db, listDef, orgId)) {
     yield { ...resourceLine('list', list, Object.keys(listInputSchema.shape)), entries: await listItems(deps.db, orgId, String(list.id)) };
   }
+}
+
+/** Locales each after the one it falls back to (chains cannot loop: the writes refuse it). */
+function fallbacksFirst(locales: Locale[]): Locale[] {
+  const out: Locale[] = [];
+  for (let pending = locales; pending.length > 0; ) {
+    const ready = pending.filter((l) => l.fallback === null || out.some((o) => o.code === l.fallback));
+    out.push(...(ready.length > 0 ? ready : pending));
+    pending = pending.filter((l) => !out.includes(l));
+  }
+  return out;
 }
 
 async function* paged<T>(read: (page: { offset: number; limit: number }) => Promise<{ items: T[] }>): AsyncGenerator<T> {
@@ -84,7 +100,7 @@ function* modelLines(models: StoredModel[]): Generator<ExportLine> {
     name: m.name,
     titleField: m.titleField,
     fields: m.fields.map((f) =>
-      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required }),
+      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized }),
     ),
   });
   const written = new Set<string>();
@@ -147,6 +163,7 @@ function entryLine(row: EntryRow, version: 'published' | 'draft' | 'archived' | 
     labels: row.labels,
     attrs: row.attrs,
     fields: row.fields,
+    locales: row.locales,
     status: version === 'published' ? 'PUBLISHED' : version === 'archived' ? 'ARCHIVED' : undefined,
     createdAt: version === 'edit' ? undefined : row.createdAt.toISOString(),
     publishedAt: version === 'published' || version === 'archived' ? row.publishedAt?.toISOString() : undefined,

@@ -165,7 +165,7 @@ async function prepareFresh(deps: ContentDeps, state: ImportState, fresh: Candid
   const prepared = await prepareEntries(
     deps.db,
     state.orgId,
-    fresh.map((c) => ({ model: c.model, fields: c.input.fields, labels: c.input.labels ?? [], siteId: c.input.siteId })),
+    fresh.map((c) => ({ model: c.model, fields: c.input.fields, locales: c.input.locales, labels: c.input.labels ?? [], siteId: c.input.siteId })),
     known,
   );
   // A line may only reference entries of EARLIER lines that succeeded; failures cascade.

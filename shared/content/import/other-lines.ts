@@ -6,6 +6,8 @@ import type { ContentDeps } from '../deps.js';
 import { labelDef } from '../labels.js';
 import { listDef, putListEntries } from '../lists.js';
 import { authorInputSchema, labelInputSchema, listEntriesSchema, listInputSchema, sectionInputSchema, sectionMediaSchema } from '../resource-input.js';
+import { localeLineSchema } from '../locale-input.js';
+import { putLocale } from '../locales.js';
 import { modelInputSchema } from '../model-input.js';
 import { putModel } from '../models.js';
 import { getResource } from '../resource-repository.js';
@@ -68,6 +70,12 @@ export async function applyOtherLine(deps: ContentDeps, state: ImportState, line
       const existing = p.data.id ? await findSite(deps.db, state.orgId, p.data.id) : null;
       const site = existing ?? (await insertSite(deps.db, state.orgId, p.data));
       return { line, type, ok: true, id: site.id };
+    }
+    if (type === 'locale') {
+      const p = localeLineSchema.safeParse(body);
+      if (!p.success) return fail(describeIssues(p.error));
+      const { locale } = await putLocale(deps, state.orgId, p.data);
+      return { line, type, ok: true, id: locale.code };
     }
     if (type === 'model') {
       const p = modelLineSchema.safeParse(body);

@@ -1,5 +1,6 @@
 import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
-import { and, lit, type SqlParams } from '../sql-params.js';
+import { fieldValueSql, type LocaleChain } from '../field-sql.js';
+import { and, escapeLike, type SqlParams } from '../sql-params.js';
 import { visibleSql, type FilterEnv } from './filter-env.js';
 import { idListSource, listFilterSql, numberListSource, stringListSource, type ListFilter } from './list-filters.js';
 import { richContentFilterSql, type RichContentFieldFilter } from './rich-content-filter.js';
@@ -45,16 +46,34 @@ interface IdSetFilter {
 }
 type SectionListFilter = ListFilter<string> & { includeChildren?: Maybe<boolean> };
 
-/** The jsonb value of a field, and its text form. */
-export const jsonOf = (e: string, f: FieldDefinition) => `${e}.fields->${lit(f.alias)}`;
-export const textOf = (e: string, f: FieldDefinition) => `${e}.fields->>${lit(f.alias)}`;
+/** The jsonb value of a field (in the query's locale, see `fieldValueSql`), and its text form. */
+export const jsonOf = (e: string, f: FieldDefinition, locale: LocaleChain) => fieldValueSql(e, f, locale, 'json');
+export const textOf = (e: string, f: FieldDefinition, locale: LocaleChain) => fieldValueSql(e, f, locale, 'text');
 
 /**
  * The title field is mirrored in `entries.title`, which carries the trigram index: filters and
- * orders on it use the column so `contains` and `total` stay cheap.
+ * orders on it use the column so `contains` and `total` stay cheap. The column holds the default
+ * locale's title, so a localized title read in another locale is read from the values.
  */
-export function stringExprOf(model: ModelDefinition, e: string, f: FieldDefinition): string {
-  return model.titleField === f.alias && f.type === 'text' && f.valueType === 'single' ? `${e}.title` : textOf(e, f);
+export function stringExprOf(model: ModelDefinition, e: string, f: FieldDefinition, locale: LocaleChain): string {
+  return isTitleField(model, f) && !readsLocaleValues(f, locale) ? `${e}.title` : textOf(e, f, locale);
+}
+
+const isTitleField = (model: ModelDefinition, f: FieldDefinition) => model.titleField === f.alias && f.type === 'text' && f.valueType === 'single';
+const readsLocaleValues = (f: FieldDefinition, locale: LocaleChain) => !!f.localized && !!locale?.length;
+
+/**
+ * A filter on the title as read in another locale: the rows whose title in some locale could
+ * match (`title` or `locale_titles`, both trigram-indexed) AND the title of the asked locale
+ * matching. Without the first part a substring search would read every row of the model.
+ */
+function localizedTitleSql(model: ModelDefinition, e: string, field: FieldDefinition, f: StringFilter, env: FilterEnv): string {
+  const exact = stringFilterSql(stringExprOf(model, e, field, env.locale), f, env.params);
+  // one substring of the wanted title, which any title that matches holds (`locale_titles` holds several, one per line)
+  const term = [f.contains, f.startsWith, f.endsWith, f.eq].find((v) => has(v));
+  if (!has(term)) return exact;
+  const p = env.params.add(`%${escapeLike(term)}%`);
+  return and([`(${e}.title ILIKE ${p} OR ${e}.locale_titles ILIKE ${p})`, exact]);
 }
 
 /** Section ids of `ids` and all their descendants. */
@@ -77,7 +96,7 @@ function idSetSql(x: string, f: IdSetFilter, params: SqlParams, subtree?: (ids: 
 }
 
 function referenceSql(e: string, field: FieldDefinition, f: ReferenceFieldFilter, env: FilterEnv): string {
-  const x = textOf(e, field);
+  const x = textOf(e, field, env.locale);
   const parts: string[] = [];
   if (has(f.exists)) parts.push(f.exists ? `${x} IS NOT NULL` : `${x} IS NULL`);
   if (has(f.entryId)) parts.push(stringFilterSql(x, f.entryId, env.params));
@@ -90,7 +109,7 @@ function referenceSql(e: string, field: FieldDefinition, f: ReferenceFieldFilter
 }
 
 function referenceListSql(e: string, field: FieldDefinition, f: ReferenceListFieldFilter, env: FilterEnv): string {
-  const arr = jsonOf(e, field);
+  const arr = jsonOf(e, field, env.locale);
   const parts: string[] = [];
   if (has(f.entryId)) parts.push(listFilterSql(f.entryId, idListSource(arr), env.params));
   if (has(f.model)) {
@@ -111,7 +130,7 @@ function referenceListSql(e: string, field: FieldDefinition, f: ReferenceListFie
 }
 
 function mediaSql(e: string, field: FieldDefinition, f: MediaFieldFilter, env: FilterEnv): string {
-  const x = textOf(e, field);
+  const x = textOf(e, field, env.locale);
   const parts: string[] = [];
   if (has(f.exists)) parts.push(f.exists ? `${x} IS NOT NULL` : `${x} IS NULL`);
   if (has(f.id)) parts.push(stringFilterSql(x, f.id, env.params));
@@ -126,7 +145,7 @@ function mediaSql(e: string, field: FieldDefinition, f: MediaFieldFilter, env: F
 }
 
 function mediaListSql(e: string, field: FieldDefinition, f: MediaListFieldFilter, env: FilterEnv): string {
-  const arr = jsonOf(e, field);
+  const arr = jsonOf(e, field, env.locale);
   const parts: string[] = [];
   if (has(f.id)) parts.push(listFilterSql(f.id, idListSource(arr), env.params));
   if (has(f.type)) {
@@ -147,7 +166,7 @@ function mediaListSql(e: string, field: FieldDefinition, f: MediaListFieldFilter
 }
 
 function sectionListSql(e: string, field: FieldDefinition, f: SectionListFilter, env: FilterEnv): string {
-  const arr = jsonOf(e, field);
+  const arr = jsonOf(e, field, env.locale);
   if (!f.includeChildren) return listFilterSql(f, idListSource(arr), env.params);
   return listFilterSql(
     f,
@@ -163,20 +182,21 @@ export function fieldFilterSql(model: ModelDefinition, field: FieldDefinition, i
   switch (field.type) {
     case 'text':
     case 'tag':
-      return list
-        ? listFilterSql(input as ListFilter<string>, stringListSource(jsonOf(e, field)), p)
-        : stringFilterSql(stringExprOf(model, e, field), input as StringFilter, p);
+      if (list) return listFilterSql(input as ListFilter<string>, stringListSource(jsonOf(e, field, env.locale)), p);
+      return isTitleField(model, field) && readsLocaleValues(field, env.locale)
+        ? localizedTitleSql(model, e, field, input as StringFilter, env)
+        : stringFilterSql(stringExprOf(model, e, field, env.locale), input as StringFilter, p);
     case 'richtext':
     case 'url':
-      return stringFilterSql(textOf(e, field), input as StringFilter, p);
+      return stringFilterSql(textOf(e, field, env.locale), input as StringFilter, p);
     case 'number':
       return list
-        ? listFilterSql(input as ListFilter<number | string>, numberListSource(jsonOf(e, field)), p, String)
-        : numberFilterSql(`(${textOf(e, field)})::numeric`, input as NumberFilter, p);
+        ? listFilterSql(input as ListFilter<number | string>, numberListSource(jsonOf(e, field, env.locale)), p, String)
+        : numberFilterSql(`(${textOf(e, field, env.locale)})::numeric`, input as NumberFilter, p);
     case 'datetime':
-      return dateTimeFilterSql(textOf(e, field), input as DateTimeFilter, p, 'iso-text');
+      return dateTimeFilterSql(textOf(e, field, env.locale), input as DateTimeFilter, p, 'iso-text');
     case 'boolean':
-      return booleanFilterSql(jsonOf(e, field), input as BooleanFilter, p);
+      return booleanFilterSql(jsonOf(e, field, env.locale), input as BooleanFilter, p);
     case 'reference':
       return list
         ? referenceListSql(e, field, input as ReferenceListFieldFilter, env)
@@ -186,13 +206,13 @@ export function fieldFilterSql(model: ModelDefinition, field: FieldDefinition, i
     case 'section':
       return list
         ? sectionListSql(e, field, input as SectionListFilter, env)
-        : idSetSql(textOf(e, field), input as IdSetFilter, p, (input as IdSetFilter).includeChildren ? (ids) => subtreeSql(env, ids) : undefined);
+        : idSetSql(textOf(e, field, env.locale), input as IdSetFilter, p, (input as IdSetFilter).includeChildren ? (ids) => subtreeSql(env, ids) : undefined);
     case 'author':
       return list
-        ? listFilterSql(input as ListFilter<string>, idListSource(jsonOf(e, field)), p)
-        : idSetSql(textOf(e, field), input as IdSetFilter, p);
+        ? listFilterSql(input as ListFilter<string>, idListSource(jsonOf(e, field, env.locale)), p)
+        : idSetSql(textOf(e, field, env.locale), input as IdSetFilter, p);
     case 'richcontent':
-      return richContentFilterSql(jsonOf(e, field), input as RichContentFieldFilter, p);
+      return richContentFilterSql(jsonOf(e, field, env.locale), input as RichContentFieldFilter, p);
     default:
       // json and location have no filter input in the schema.
       return 'TRUE';

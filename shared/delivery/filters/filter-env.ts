@@ -1,4 +1,5 @@
 import type { ModelDefinition } from '../../content/model-types.js';
+import type { LocaleChain } from '../field-sql.js';
 import type { SqlParams } from '../sql-params.js';
 
 export type DeliveryScope = 'delivery' | 'preview';
@@ -10,6 +11,8 @@ export interface FilterEnv {
   org: string;
   scope: DeliveryScope;
   models: ReadonlyMap<string, ModelDefinition>;
+  /** The non-default locales whose values localized fields are compared in, in turn (see `fieldValueSql`). */
+  locale?: LocaleChain;
   /** Set when a status filter asks for DELETED entries (preview hides them otherwise). */
   flags: { wantsDeleted: boolean };
 }

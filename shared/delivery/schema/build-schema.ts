@@ -1,4 +1,5 @@
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLInputObjectType } from 'graphql';
+import type { OrgLocales } from '../../content/locale-types.js';
 import { typeNameOf, type ModelDefinition } from '../../content/model-types.js';
 import type { DeliveryContext } from '../delivery-context.js';
 import type { DeliveredEntryRow } from '../entry-row.js';
@@ -10,6 +11,7 @@ import { entryCollection, entryById, type CollectionArgs } from './entry-collect
 import { CmsEntryOrder } from './inputs.js';
 import { modelFieldConfigs, type ModelTypeRegistry } from './model-fields.js';
 import { entryFilterType, modelFilterType, modelOrderType } from './model-inputs.js';
+import { localeArg, withLocales } from './localized-schema.js';
 import { entryRelationsInterface, relationsType } from './relations.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars.js';
 
@@ -25,7 +27,9 @@ const CONTINUATION_TOKEN_ARG = {
   description: 'The `continuationToken` of the previous page. When given, `offset` is ignored (the token says where the page starts); `limit` still applies.',
 };
 
-export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
+export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocales | null = null): GraphQLSchema {
+  // an organization without locales gets the schema it had before locales existed
+  const locale: GraphQLFieldConfigArgumentMap = locales ? { locale: localeArg(locales) } : {};
   const byAlias = new Map(models.map((m) => [m.alias, m]));
   const objects = new Map<string, GraphQLObjectType>();
   const collections = new Map<string, GraphQLObjectType>();
@@ -71,33 +75,34 @@ export function buildDeliverySchema(models: ModelDefinition[]): GraphQLSchema {
       for (const m of models) {
         fields[m.alias] = {
           type: reg.object(m.alias),
-          args: { id: { type: GraphQLString } },
+          args: { id: { type: GraphQLString }, ...locale },
           resolve: (_r, a: { id?: string | null }, ctx, info) => entryById(ctx, a.id, m, info),
         };
         fields[`${m.alias}Collection`] = {
           type: reg.collection(m.alias),
-          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: CONTINUATION_TOKEN_ARG },
+          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: CONTINUATION_TOKEN_ARG, ...locale },
           resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, m, `${m.alias}Collection`, a, info),
         };
       }
       fields.entry = {
         type: CmsEntry,
         description: 'Any entry by id; select model fields with inline fragments.',
-        args: { id: { type: GraphQLString } },
+        args: { id: { type: GraphQLString }, ...locale },
         resolve: (_r, a: { id?: string | null }, ctx) => entryById(ctx, a.id, null),
       };
       fields.entryCollection = {
         type: CmsEntryCollection,
         description: 'Entries of every model; select model fields with inline fragments.',
-        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: CONTINUATION_TOKEN_ARG },
+        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: CONTINUATION_TOKEN_ARG, ...locale },
         resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, null, 'entryCollection', a, info),
       };
       return { ...fields, ...cmsRootFields() };
     },
   });
 
-  return new GraphQLSchema({
+  const schema = new GraphQLSchema({
     query,
     types: [...objects.values(), DateTimeScalar, JsonScalar, DecimalScalar, LongScalar, CmsAsset, CmsMedia, MediaType, relationsIface],
   });
+  return locales ? withLocales(schema, locales) : schema;
 }

@@ -16,6 +16,8 @@ export interface CollectionArgs {
   where?: Input | null;
   order?: Input | null;
   continuationToken?: string | null;
+  /** The locale whose values filters and order compare (organizations with locales). */
+  locale?: string | null;
 }
 
 /**
@@ -32,11 +34,12 @@ export async function entryCollection(
   info?: GraphQLResolveInfo,
 ): Promise<CollectionValue<DeliveredEntryRow>> {
   const page = pageOf(args);
-  const keyCount = compileOrder(model, args.order).length; // order errors before any SQL
+  const locale = args.locale ? ctx.locale.scope(args.locale).chain : null;
+  const keyCount = compileOrder(model, args.order, 'e', locale).length; // order errors before any SQL
   ctx.reads.collection(model?.alias ?? null);
-  const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null };
+  const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null, ...(args.locale ? { locale: args.locale } : {}) };
   const after = args.continuationToken ? decodeContinuationToken(ctx.signing, binding, args.continuationToken, keyCount) : null;
-  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order };
+  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order, locale };
   // `total` runs alongside the page when it is selected (two statements in parallel, not in
   // turn), unless the page's own statement counts the matches.
   const wantsTotal = !!info && selects(info, 'total');

@@ -18,7 +18,7 @@ const columnsOf = (query: string) => {
   return c ? [...c.columns].sort() : null;
 };
 const keysOf = (query: string) => [...readShape(infoOf(query), 'items')!.fieldKeys].sort();
-const BASE = ['fields', 'id', 'model_alias', 'row_id'];
+const BASE = ['fields', 'id', 'locales', 'model_alias', 'row_id'];
 
 describe("readShape of a collection's items", () => {
   it('reads model fields from `fields` and only the system columns asked for', () => {

@@ -2,8 +2,11 @@ import type { FieldNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { unionShapes, type EntryColumn, type EntryShape } from '../entry-row.js';
 import { fieldsIn, fieldsNamed } from './selection.js';
 
-/** What every page row carries: identity, type resolution and the model fields' values. */
-const BASE: readonly EntryColumn[] = ['row_id', 'id', 'model_alias', 'fields'];
+/**
+ * What every page row carries: identity, type resolution and the model fields' values (in every
+ * locale: a localized query reads its fields, and a row is shared by the readers of a request).
+ */
+const BASE: readonly EntryColumn[] = ['row_id', 'id', 'model_alias', 'fields', 'locales'];
 
 /** `system { … }` field → the column its resolver reads (see `CmsSystem`). */
 const SYSTEM_COLUMN: Readonly<Record<string, EntryColumn | null>> = {
@@ -24,6 +27,7 @@ const SYSTEM_COLUMN: Readonly<Record<string, EntryColumn | null>> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
   unpublishedAt: 'unpublished_at',
+  locale: null,
 };
 
 /**

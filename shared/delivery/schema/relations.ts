@@ -14,6 +14,8 @@ import type { ModelTypeRegistry } from './model-fields.js';
 interface RelationArgs extends PageArgs {
   where?: Input | null;
   order?: Input | null;
+  /** Given by the field's locale (see `withLocales`): filters and order compare its values. */
+  locale?: string;
 }
 
 export function entryRelationsInterface(entryFilter: GraphQLInputObjectType): GraphQLInterfaceType {
@@ -45,7 +47,8 @@ const SYSTEM_COLUMN: Record<string, keyof DeliveredEntryRow> = {
  */
 export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, row: DeliveredEntryRow, args: RelationArgs): Promise<CollectionValue<DeliveredEntryRow> | null> {
   const page = { offset: 0, limit: pageOf({ limit: args.limit }).limit };
-  const keys = compileOrder(model, args.order).filter((k) => k.name !== 'id');
+  const locale = args.locale ? ctx.locale.scope(args.locale).chain : null;
+  const keys = compileOrder(model, args.order, 'e', locale).filter((k) => k.name !== 'id');
   if (keys.length !== 1) return null;
   const key = keys[0];
   let value: unknown;
@@ -63,6 +66,7 @@ export async function nextEntries(ctx: DeliveryContext, model: ModelDefinition, 
     model,
     where: args.where,
     order: args.order,
+    locale,
     // System timestamps are compared with the stored value itself (microseconds; a JS Date
     // keeps milliseconds); field values are exact as loaded.
     restrict: (env: { params: { add(v: unknown): string } }) => {
@@ -96,7 +100,7 @@ export function relationsType(
           description: 'Every entry that references this one, whatever its model or field.',
           args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder } },
           resolve: (row, args: RelationArgs, ctx, info) =>
-            entriesPointingAt(ctx, row.id, { kinds: REFERENCE_KINDS, model: null, where: args.where, order: args.order }, pageOf(args), info),
+            entriesPointingAt(ctx, row.id, { kinds: REFERENCE_KINDS, model: null, where: args.where, order: args.order, locale: args.locale }, pageOf(args), info),
         },
       };
       for (const m of referrersOf(model.alias, all)) {
@@ -104,7 +108,7 @@ export function relationsType(
           type: reg.collection(m.alias),
           args: { ...pageArgsConfig, where: { type: reg.filter(m.alias) }, order: { type: reg.order(m.alias) } },
           resolve: (row, args: RelationArgs, ctx, info) =>
-            entriesPointingAt(ctx, row.id, { kinds: REFERENCE_KINDS, model: m, where: args.where, order: args.order }, pageOf(args), info),
+            entriesPointingAt(ctx, row.id, { kinds: REFERENCE_KINDS, model: m, where: args.where, order: args.order, locale: args.locale }, pageOf(args), info),
         };
       }
       fields[`next${type}EntryCollection`] = {
