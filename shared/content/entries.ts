@@ -6,7 +6,7 @@ import type { EntryInput, EntryPatch } from './entry-input.js';
 import { prepareEntries, type PrepareItem, type PreparedContent } from './entry-prepare.js';
 import { mergeLocaleValues } from './locale-values.js';
 import { findLocales } from './locale-repository.js';
-import { localizedFields, orgLocales, unknownLocaleMessage } from './locale-types.js';
+import { orgLocales, readInLocale, unknownLocaleMessage } from './locale-types.js';
 import { findEntryRows, findEntryRowsOf, insertEdges, insertEntryRows, listEntryRows, lockEntryKeys, type EntryListFilter } from './entry-repository.js';
 import { applyContentPlans, planContent, writeContent, type ContentChange, type ContentPlan, type EntryRows } from './entry-transitions.js';
 import { entryView, type EntryView } from './entry-view.js';
@@ -304,11 +304,5 @@ async function localeReader(db: Queryable, orgId: string, code: string): Promise
   const chain = locales?.chainOf(code);
   if (!chain) throw badRequest(unknownLocaleMessage(code, locales), [`locale: ${unknownLocaleMessage(code, locales)}`]);
   const byAlias = new Map(models.map((m) => [m.alias, m]));
-  return ({ locales: values, ...view }) => {
-    const model = byAlias.get(view.model);
-    const localized = model ? model.fields.filter((f) => f.localized).map((f) => f.alias) : [];
-    const fields = localizedFields(view.fields, values, localized, chain);
-    const title = model?.titleField && localized.includes(model.titleField) ? ((fields[model.titleField] as string | undefined) ?? null) : view.title;
-    return { ...view, title, fields, locale: code };
-  };
+  return ({ locales, ...view }) => ({ ...view, ...readInLocale(byAlias.get(view.model), { ...view, locales }, chain), locale: code });
 }

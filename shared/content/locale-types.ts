@@ -1,3 +1,5 @@
+import type { ModelDefinition } from './model-types.js';
+
 /**
  * Locales of an organization. The default locale's values are an entry's `fields`; the values of
  * localized fields in every other locale are the entry's `locales` ({code: {alias: value}}). A
@@ -82,4 +84,19 @@ export function localizedFields(
     }
   }
   return out ?? fields;
+}
+
+/**
+ * An entry's fields and title as read in a locale: `localizedFields` over the model's localized
+ * fields, and the title from them when the title field is localized (`title` holds the default's).
+ */
+export function readInLocale(
+  model: ModelDefinition | undefined,
+  entry: { fields: Record<string, unknown>; title: string | null; locales: LocaleValues | null | undefined },
+  chain: readonly string[],
+): { fields: Record<string, unknown>; title: string | null } {
+  const localized = model ? model.fields.filter((f) => f.localized).map((f) => f.alias) : [];
+  const fields = localizedFields(entry.fields, entry.locales, localized, chain);
+  const title = model?.titleField && localized.includes(model.titleField) ? ((fields[model.titleField] as string | undefined) ?? null) : entry.title;
+  return { fields, title };
 }

@@ -28,10 +28,5 @@ export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'r
 }
 
 export function orgModels(list: OrgModels['list'], locales: OrgLocales | null = null): OrgModels {
-  return {
-    list,
-    byAlias: new Map(list.map((m) => [m.alias, m])),
-    locales,
-    localized: new Map(list.map((m) => [m.alias, m.fields.filter((f) => f.localized).map((f) => f.alias)])),
-  };
+  return { list, byAlias: new Map(list.map((m) => [m.alias, m])), locales };
 }

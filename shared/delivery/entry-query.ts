@@ -45,7 +45,8 @@ export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): Comp
   // Visibility last: it depends on whether a status filter asked for DELETED.
   parts.splice(1, 0, visibleSql('e', q.scope, env.flags.wantsDeleted));
   const where = and(parts);
-  return { params, env, where, keys, textSearch: /\be\.title ILIKE /.test(where) };
+  // a title search: the default title, or a localized one through the index of every locale's titles
+  return { params, env, where, keys, textSearch: /\be\.title ILIKE |\bCOALESCE\(e\.title, ''\) \|\| /.test(where) };
 }
 
 /**

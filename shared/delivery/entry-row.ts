@@ -6,7 +6,8 @@ export type DeliveredEntryRow = Omit<EntryDbRow, 'in_preview' | 'in_delivery' | 
 
 export type EntryColumn = keyof DeliveredEntryRow;
 
-const COLUMNS: EntryColumn[] = [
+/** The columns of `entries` the read side selects, in table order. */
+export const COLUMNS: readonly EntryColumn[] = [
   'row_id',
   'id',
   'model_alias',

@@ -14,8 +14,6 @@ export interface OrgModels {
   byAlias: ReadonlyMap<string, ModelDefinition>;
   /** The org's locales; null when it declares none. */
   locales: OrgLocales | null;
-  /** Aliases of each model's localized fields. */
-  localized: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Per-request batching: every by-id read goes through one of these. */
