@@ -21,9 +21,6 @@ export type ListEntryOrder = { position?: Maybe<'ASC' | 'DESC'>; startAt?: Maybe
 
 export type ListEntryItem = DeliveredEntryRow & { _parent: string; _position: number; _start_at: Date | null; _end_at: Date | null };
 
-/** What a list item carries beside the entry's columns (a view of it in a locale reads them too). */
-export const LIST_ITEM_COLUMNS = ['_parent', '_position', '_start_at', '_end_at'] as const;
-
 const ORDER_COLUMNS = { position: 'le.position', startAt: 'le.start_at', endAt: 'le.end_at' } as const;
 
 /** `displayedAt: T` keeps entries with startAt null or ≤ T and endAt null or > T. */

@@ -1,7 +1,6 @@
 import { readInLocale, unknownLocaleMessage, type OrgLocales } from '../content/locale-types.js';
 import { badRequest } from '../errors/index.js';
 import { COLUMNS, type DeliveredEntryRow } from './entry-row.js';
-import { LIST_ITEM_COLUMNS } from './list-entry-repository.js';
 import type { OrgModels } from './loaders.js';
 
 /** A locale a query asked for: its code and the non-default locales to look in, in turn. */
@@ -40,7 +39,7 @@ class LocalizedRow {
     this[SCOPE] = scope;
   }
 }
-for (const column of [...COLUMNS, ...LIST_ITEM_COLUMNS]) {
+for (const column of COLUMNS) {
   if (column === 'fields' || column === 'title') continue;
   Object.defineProperty(LocalizedRow.prototype, column, {
     get(this: LocalizedRow) {
@@ -52,7 +51,7 @@ for (const column of [...COLUMNS, ...LIST_ITEM_COLUMNS]) {
 /**
  * Per request: the locale each value of a localized query was read in. A field given `locale`
  * reads its entries in it, and so does everything below them (references, relations, rich
- * content, lists): each value a resolver returns under a locale is marked with it, and each
+ * content): each value a resolver returns under a locale is marked with it, and each
  * entry row becomes a view of itself in that locale (its localized fields and title from the
  * chain). Rows stay shared in the loaders; views and marked copies belong to one path of the
  * answer, so two locales in one document never mix.
