@@ -12,6 +12,9 @@ export type LocaleChain = readonly string[] | null | undefined;
 export function fieldValueSql(e: string, f: FieldDefinition, locale: LocaleChain, as: 'json' | 'text'): string {
   const op = as === 'json' ? '->' : '->>';
   const own = `${e}.fields${op}${lit(f.alias)}`;
-  if (!f.localized || !locale?.length) return own;
+  if (!readsLocaleValues(f, locale)) return own;
   return `COALESCE(${locale.map((code) => `${e}.locales->${lit(code)}${op}${lit(f.alias)}`).join(', ')}, ${own})`;
 }
+
+/** Whether a read of `f` in `locale` looks beyond the default's value (`fields`). */
+export const readsLocaleValues = (f: FieldDefinition, locale: LocaleChain): locale is readonly string[] => !!f.localized && !!locale?.length;

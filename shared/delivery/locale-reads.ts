@@ -1,4 +1,4 @@
-import { readInLocale, unknownLocaleMessage, type OrgLocales } from '../content/locale-types.js';
+import { readInLocale, unknownLocaleMessage } from '../content/locale-types.js';
 import { badRequest } from '../errors/index.js';
 import { COLUMNS, type DeliveredEntryRow } from './entry-row.js';
 import type { OrgModels } from './loaders.js';
@@ -58,10 +58,6 @@ for (const column of COLUMNS) {
  */
 export class LocaleReads {
   constructor(private readonly models: OrgModels) {}
-
-  get org(): OrgLocales | null {
-    return this.models.locales;
-  }
 
   /** The scope of a locale code; a BAD_USER_INPUT error naming the known ones for any other. */
   scope(code: string): LocaleScope {

@@ -1,6 +1,6 @@
 import type { ModelDefinition } from '../content/model-types.js';
 import { badRequest } from '../errors/index.js';
-import { fieldValueSql, type LocaleChain } from './field-sql.js';
+import { fieldValueSql, readsLocaleValues, type LocaleChain } from './field-sql.js';
 
 export type Direction = 'ASC' | 'DESC';
 export type KeyCast = 'text' | 'numeric' | 'timestamptz' | 'boolean';
@@ -38,7 +38,7 @@ function fieldKey(model: ModelDefinition, alias: string, dir: Direction, e: stri
   if (f.type === 'number') return { name: alias, expr: `(${text})::numeric`, dir, cast: 'numeric' };
   if (f.type === 'boolean') return { name: alias, expr: `(${text})::boolean`, dir, cast: 'boolean' };
   // `title` holds the default locale's title
-  if (f.type === 'text' && model.titleField === f.alias && text === fieldValueSql(e, f, null, 'text')) return { name: alias, expr: `${e}.title`, dir, cast: 'text' };
+  if (f.type === 'text' && model.titleField === f.alias && !readsLocaleValues(f, locale)) return { name: alias, expr: `${e}.title`, dir, cast: 'text' };
   // datetime values are fixed-width ISO strings: text order is time order.
   return { name: alias, expr: text, dir, cast: 'text' };
 }

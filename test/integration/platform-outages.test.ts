@@ -23,6 +23,7 @@ describe.runIf(production)('Postgres stopped', () => {
     app = await startTestApp({ env: { DATABASE_URL: cluster.url, TOKEN_CACHE_TTL_MS: '0' } });
     org = await app.createOrg();
     delivery = await app.createToken(org.manageToken, ['delivery']);
+    for (const code of ['en', 'de']) expect((await app.json('/management/v1/locales', { method: 'POST', token: org.manageToken, body: { code } })).status).toBe(201);
   }, 120_000);
   afterAll(async () => {
     await app?.close().catch(() => undefined);
@@ -41,6 +42,22 @@ describe.runIf(production)('Postgres stopped', () => {
       expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(gql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
       expect(JSON.stringify(gql.body)).not.toContain('"http"');
+      const localized = await app.json('/graphql', { token: delivery, body: { query: '{ entryCollection(locale: "de") { total } }' } });
+      expect(localized.status).toBe(503);
+      expect(localized.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+      // the locale routes and the listing in a locale
+      for (const [method, path, body] of [
+        ['GET', '/locales', undefined],
+        ['POST', '/locales', { code: 'fr' }],
+        ['GET', '/locales/de', undefined],
+        ['PATCH', '/locales/de', { name: 'Deutsch' }],
+        ['DELETE', '/locales/de', undefined],
+        ['GET', '/entries?locale=de', undefined],
+      ] as const) {
+        const res = await app.json(`/management/v1${path}`, { method, token: org.manageToken, body });
+        expect(res.status, `${method} ${path}`).toBe(503);
+        expect(res.body, `${method} ${path}`).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)] });
+      }
       // the streamed routes answer the same before they stream
       const exported = await app.json('/management/v1/export', { token: org.manageToken });
       expect(exported.status).toBe(503);

@@ -1,5 +1,5 @@
 import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
-import { fieldValueSql, type LocaleChain } from '../field-sql.js';
+import { fieldValueSql, readsLocaleValues, type LocaleChain } from '../field-sql.js';
 import { and, escapeLike, type SqlParams } from '../sql-params.js';
 import { visibleSql, type FilterEnv } from './filter-env.js';
 import { idListSource, listFilterSql, numberListSource, stringListSource, type ListFilter } from './list-filters.js';
@@ -60,7 +60,6 @@ export function stringExprOf(model: ModelDefinition, e: string, f: FieldDefiniti
 }
 
 const isTitleField = (model: ModelDefinition, f: FieldDefinition) => model.titleField === f.alias && f.type === 'text' && f.valueType === 'single';
-const readsLocaleValues = (f: FieldDefinition, locale: LocaleChain) => !!f.localized && !!locale?.length;
 
 /**
  * A filter on the title as read in another locale: the rows whose title in some locale could
