@@ -129,7 +129,13 @@ describe('ingest pipeline', () => {
       attached = true;
       // retries are due after their backoff; make them due now instead of waiting
       await app.services.db.query(`UPDATE ingest_batches SET next_attempt_at = now() WHERE org_id = $1`, [org.orgId]);
-      expect(await drainSpool(app.services)).toBe(3);
+      // the app's own queued retry of a batch (BullMQ delivers it once due) may take it before the
+      // drain does: every batch is done by one of them, and each is counted once
+      expect(await drainSpool(app.services)).toBeLessThanOrEqual(3);
+      const left = async () =>
+        (await app.services.db.query(`SELECT count(*)::int AS n FROM ingest_batches WHERE org_id = $1 AND distribution_id = 'outage' AND state = 'pending'`, [org.orgId])).rows[0].n as number;
+      for (const until = Date.now() + 20_000; (await left()) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).toBe(0);
       expect(await counts('outage')).toEqual({ raw: 300, rollup: 300 });
       // draining again changes nothing
       expect(await drainSpool(app.services)).toBe(0);
