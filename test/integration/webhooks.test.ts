@@ -191,7 +191,7 @@ describe('webhooks', () => {
     expect(rows).toEqual([{ attempts: 1, status: 'succeeded' }]);
   });
 
-  it('many events at once: jobs carry up to 50 deliveries of the org, each sent once', async () => {
+  it('many events at once: jobs carry up to 50 deliveries of the org, each sent once per attempt', async () => {
     const { org } = await orgWithWebhook('/many');
     receiver.answer = () => 204;
     const enqueued = vi.spyOn(t.services.queue, 'enqueue');
@@ -200,20 +200,30 @@ describe('webhooks', () => {
       await t.services.db.transaction((tx) =>
         recordEvents(tx, org.orgId, Array.from({ length: n }, (_, i) => ({ type: 'label.changed' as const, subject: `label:many-${i}`, data: { id: `many-${i}`, action: 'updated' } }))),
       );
-      await receiver.waitFor(() => at('/many').length >= n);
+      const statuses = async () =>
+        (await t.services.db.query<{ id: string; status: string; attempts: number }>('SELECT id, status, attempts FROM webhook_deliveries WHERE org_id = $1', [org.orgId])).rows;
+      await receiver.waitFor(() => new Set(at('/many').map((r) => r.headers['webhook-id'])).size >= n);
+      for (let tries = 0; (await statuses()).some((d) => d.status === 'pending'); tries++) {
+        if (tries > 200) throw new Error('deliveries still pending 10 s after all arrived');
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await new Promise((r) => setTimeout(r, 300)); // anything sent twice would arrive by now
-      const ids = at('/many').map((r) => r.headers['webhook-id']);
-      expect(ids).toHaveLength(n);
-      expect(new Set(ids).size).toBe(n);
-      const sizes = enqueued.mock.calls
+      // Each request the receiver got is a recorded attempt. An attempt without a complete answer
+      // within the timeout is made again under the same webhook-id (at least once) — a loaded
+      // machine causes that here, the receiver sharing this busy process —, but a send that no
+      // attempt accounts for, as when two jobs take one delivery at once, is more requests than
+      // attempts.
+      const received = new Map<string, number>();
+      for (const r of at('/many')) received.set(r.headers['webhook-id'], (received.get(r.headers['webhook-id']) ?? 0) + 1);
+      const deliveries = await statuses();
+      expect(deliveries.map((d) => d.status)).toEqual(Array(n).fill('succeeded'));
+      expect(deliveries.filter((d) => !received.has(d.id) || received.get(d.id)! > d.attempts)).toEqual([]);
+      expect(received.size).toBe(n);
+      const jobs = enqueued.mock.calls
         .filter(([name, payload]) => name === 'webhook-deliver' && payload.orgId === org.orgId)
-        .map(([, payload]) => (payload as WebhookDeliverPayload).deliveryIds?.length ?? 0);
-      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
-      expect(Math.max(...sizes)).toBe(50);
-      const { rows } = await t.services.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE org_id = $1 GROUP BY status', [
-        org.orgId,
-      ]);
-      expect(rows).toEqual([{ status: 'succeeded', n }]);
+        .map(([, payload]) => (payload as WebhookDeliverPayload).deliveryIds ?? []);
+      expect(new Set(jobs.flat()).size).toBe(n);
+      expect(Math.max(...jobs.map((j) => j.length))).toBe(50); // a retry is a job of its own
     } finally {
       enqueued.mockRestore();
     }
