@@ -11,6 +11,7 @@ import { createAssetCaches, type AssetCaches } from './assets/asset-caches.js';
 import { locateFfmpeg } from './assets/ffmpeg.js';
 import { createImagePathVerifier, type ImagePathVerifier } from './assets/verified-image-paths.js';
 import { createEnricher, type Enricher } from './ingest/enrich.js';
+import { createVisitorSalts, type VisitorSalts } from './ingest/visitor-salts.js';
 import { createEventBus, type EventBus } from './adapters/bus/index.js';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
 import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
@@ -49,8 +50,10 @@ export interface Services {
   ffmpeg: () => Promise<string | null>;
   /** Checks `/img/…` signatures with this process's signing secret, remembering good paths. */
   verifyImagePath: ImagePathVerifier;
-  /** Turns log records into rows (GeoIP, user agents, referers); opened on first use, then shared. */
+  /** Turns log records into rows (GeoIP, user agents, bots, referers); opened on first use, then shared. */
   enricher: () => Promise<Enricher>;
+  /** The daily salts of visitor keys, read from Postgres and remembered a while. */
+  visitorSalts: VisitorSalts;
   /** Word of committed events (LISTEN on the outbox), for the webhook dispatcher. */
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
@@ -132,6 +135,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     ffmpeg: once(() => locateFfmpeg(config.ffmpegPath)),
     verifyImagePath: createImagePathVerifier(secrets.signing),
     enricher: once(() => createEnricher()),
+    visitorSalts: createVisitorSalts(db),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     // a claim outlives the attempt's timeout (recording it included)

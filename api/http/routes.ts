@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
+import { analyticsSettingsRoutes } from './analytics/settings.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
 import { deadLetterRoutes } from './ingest/dead-letters.js';
 import { ingestRoutes } from './ingest/index.js';
@@ -51,6 +52,7 @@ export function jsonRoutes(services: Services): Router[] {
     projectRoutes(services),
     outputGroupRoutes(services),
     analyticsRoutes(services),
+    analyticsSettingsRoutes(services),
     contentRoutes(services),
     assetManagementRoutes(services),
     deadLetterRoutes(services),

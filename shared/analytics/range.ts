@@ -1,6 +1,6 @@
 import { badRequest } from '../errors/index.js';
 
-export type Interval = 'hour' | 'day' | 'month';
+export type Interval = 'minute' | 'hour' | 'day' | 'month';
 
 /** The time window and granularity of one analytics request; `to` is exclusive. */
 export interface AnalyticsRange {
@@ -8,11 +8,18 @@ export interface AnalyticsRange {
   toMs: number;
   interval: Interval;
   termCount: number;
+  /** Leave out requests whose user agent is a bot's (`excludeBots=true`). */
+  excludeBots: boolean;
 }
 
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const INTERVAL_BY_TYPE: Record<string, Interval> = { '1': 'hour', '2': 'day', '3': 'month' };
+/** `intervalType` codes: 1 hourly, 2 daily, 3 monthly (the original three), 4 by the minute. */
+const INTERVAL_BY_TYPE: Record<string, Interval> = { '1': 'hour', '2': 'day', '3': 'month', '4': 'minute' };
+/** Minute figures are kept this long (the TTL of `cdn_minutes`) and asked for windows up to 48 h. */
+export const MINUTE_DAYS = 7;
+const MINUTE_WINDOW_MS = 48 * HOUR;
 /** Upper bound on zero-filled intervals in one answer (ten years of days; hourly for ~14 months). */
 const MAX_INTERVALS = 10_000;
 /** ClickHouse's DateTime (seconds since 1970 in a UInt32, to 2106-02-07) holds every log time: a window outside it is refused. */
@@ -48,8 +55,16 @@ function parseTime(value: string, name: string): number {
   return ms;
 }
 
+/** `true` or `false` (absent: false). */
+export function parseFlag(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw badRequest(`${name}: must be true or false.`);
+}
+
 /** First instant of the interval holding `ms` (UTC). */
 export function floorTo(interval: Interval, ms: number): number {
+  if (interval === 'minute') return Math.floor(ms / MINUTE) * MINUTE;
   if (interval === 'hour') return Math.floor(ms / HOUR) * HOUR;
   if (interval === 'day') return Math.floor(ms / DAY) * DAY;
   const d = new Date(ms);
@@ -57,6 +72,7 @@ export function floorTo(interval: Interval, ms: number): number {
 }
 
 export function nextInterval(interval: Interval, ms: number): number {
+  if (interval === 'minute') return ms + MINUTE;
   if (interval === 'hour') return ms + HOUR;
   if (interval === 'day') return ms + DAY;
   const d = new Date(ms);
@@ -71,8 +87,9 @@ export function intervalStarts(range: Pick<AnalyticsRange, 'fromMs' | 'toMs' | '
 }
 
 /**
- * Reads `from`, `to`, `intervalType` and `TermCount`: the last 24 h by default;
- * interval 1 hourly, 2 daily, 3 monthly, or chosen from the span; 7 buckets, at most 100.
+ * Reads `from`, `to`, `intervalType`, `TermCount` and `excludeBots`: the last 24 h by default;
+ * interval 1 hourly, 2 daily, 3 monthly, 4 by the minute, or chosen from the span (never minutes);
+ * 7 buckets, at most 100; bots included unless `excludeBots=true`.
  */
 export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRange {
   const fromText = single(query, 'from');
@@ -90,9 +107,14 @@ export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRa
     interval = span <= 48 * HOUR ? 'hour' : span <= 92 * DAY ? 'day' : 'month';
   } else {
     const chosen = INTERVAL_BY_TYPE[typeText.trim()];
-    if (!chosen) throw badRequest('intervalType: must be 1 (hourly), 2 (daily) or 3 (monthly).');
+    if (!chosen) throw badRequest('intervalType: must be 1 (hourly), 2 (daily), 3 (monthly) or 4 (by the minute).');
     interval = chosen;
   }
+  if (interval === 'minute') {
+    if (toMs - fromMs > MINUTE_WINDOW_MS) throw badRequest('intervalType: 4 (by the minute) is for windows of up to 48 hours.');
+    if (fromMs < now - MINUTE_DAYS * DAY) throw badRequest(`intervalType: 4 (by the minute): minute figures are kept for ${MINUTE_DAYS} days; from lies before that.`);
+  }
+  const excludeBots = parseFlag(single(query, 'excludeBots'), 'excludeBots');
 
   const termText = single(query, 'TermCount', 'termCount');
   let termCount = 7;
@@ -102,7 +124,7 @@ export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRa
       throw badRequest('TermCount: must be an integer from 1 to 100.');
     }
   }
-  const range = { fromMs, toMs, interval, termCount };
+  const range = { fromMs, toMs, interval, termCount, excludeBots };
   let n = 0;
   for (let t = floorTo(interval, fromMs); t < toMs && n <= MAX_INTERVALS; t = nextInterval(interval, t)) n++;
   if (n > MAX_INTERVALS) throw badRequest(`The range holds more than ${MAX_INTERVALS} intervals; choose a coarser intervalType.`);

@@ -1,11 +1,33 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
-import { queryIntervals, queryTopValues, type Dimension, type Scope } from './queries.js';
-import { intervalStarts, type AnalyticsRange } from './range.js';
+import { queryTopValues, type Dimension } from './top-values.js';
+import { queryBotShare, queryIntervals, queryRecentMinutes, queryStatuses, type IntervalRow } from './traffic-queries.js';
+import type { Scope } from './window-sql.js';
+import { floorTo, intervalStarts, type AnalyticsRange } from './range.js';
+
+type Bucket = { name: string; count: number };
 
 /** A bucket group: the top `TermCount` values and the requests of all the others. */
 export interface BucketGroup {
   otherCount: number;
-  buckets: Array<{ name: string; count: number }>;
+  buckets: Bucket[];
+}
+
+/** Serve-time percentiles in ms (0 without requests). */
+export interface ServeTimes {
+  p50ServeTime: number;
+  p95ServeTime: number;
+  p99ServeTime: number;
+}
+
+export interface IntervalAggregate extends ServeTimes {
+  time: string;
+  bytes: number;
+  numberOfRequests: number;
+  hits: number;
+  misses: number;
+  /** hits / (hits + misses), 4 decimals; 0 when neither. */
+  hitRatio: number;
+  uniqueVisitors: number;
 }
 
 export interface DistributionAnalytics {
@@ -14,10 +36,15 @@ export interface DistributionAnalytics {
   hits: number;
   misses: number;
   topReferers: BucketGroup;
-  aggregatesPerInterval: Array<{ time: string; bytes: number; numberOfRequests: number }>;
+  aggregatesPerInterval: IntervalAggregate[];
+  /** Distinct visitor keys of the window (a visitor's key changes with each UTC day). */
+  uniqueVisitors: number;
+  /** Requests whose user agent is a bot's (0 with excludeBots). */
+  botRequests: number;
 }
 
 export type BreakdownKind = 'geo' | 'path' | 'device' | 'referers';
+export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime';
 
 /** The groups each breakdown endpoint returns, result key → dimension. */
 export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> = {
@@ -32,24 +59,20 @@ const group = (buckets: BucketGroup['buckets'], total: number): BucketGroup => (
   buckets,
 });
 
-export async function distributionAnalytics(
-  store: AnalyticsStore,
-  scope: Scope,
-  range: AnalyticsRange,
-): Promise<DistributionAnalytics> {
-  const [intervals, top] = await Promise.all([
-    queryIntervals(store, scope, range.interval),
-    queryTopValues(store, scope, ['referer'], range.termCount),
-  ]);
-  const sum = { requests: 0, bytes: 0, serve: 0, hits: 0, misses: 0 };
-  const byStart = new Map<number, { bytes: number; requests: number }>();
-  for (const r of intervals) {
+const hitRatio = (hits: number, misses: number) => (hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 10_000) / 10_000);
+
+export async function distributionAnalytics(store: AnalyticsStore, scope: Scope, range: AnalyticsRange): Promise<DistributionAnalytics> {
+  const [intervals, top] = await Promise.all([queryIntervals(store, scope, range.interval), queryTopValues(store, scope, ['referer'], range.termCount)]);
+  const sum = { requests: 0, bytes: 0, serve: 0, hits: 0, misses: 0, bots: 0 };
+  const byStart = new Map<number, IntervalRow>();
+  for (const r of intervals.rows) {
     sum.requests += r.requests;
     sum.bytes += r.bytes;
     sum.serve += r.serve;
     sum.hits += r.hits;
     sum.misses += r.misses;
-    byStart.set(r.t * 1000, { bytes: r.bytes, requests: r.requests });
+    sum.bots += r.bots;
+    byStart.set(r.t * 1000, r);
   }
   return {
     averageServeTime: sum.requests === 0 ? 0 : Math.round(sum.serve / sum.requests),
@@ -60,8 +83,106 @@ export async function distributionAnalytics(
     // every interval of the window appears, with zeros where there was no traffic
     aggregatesPerInterval: intervalStarts(range).map((t) => {
       const v = byStart.get(t);
-      return { time: new Date(t).toISOString(), bytes: v?.bytes ?? 0, numberOfRequests: v?.requests ?? 0 };
+      return {
+        time: new Date(t).toISOString(),
+        bytes: v?.bytes ?? 0,
+        numberOfRequests: v?.requests ?? 0,
+        hits: v?.hits ?? 0,
+        misses: v?.misses ?? 0,
+        hitRatio: hitRatio(v?.hits ?? 0, v?.misses ?? 0),
+        p50ServeTime: v?.p50 ?? 0,
+        p95ServeTime: v?.p95 ?? 0,
+        p99ServeTime: v?.p99 ?? 0,
+        uniqueVisitors: v?.visitors ?? 0,
+      };
     }),
+    uniqueVisitors: intervals.visitors,
+    botRequests: sum.bots,
+  };
+}
+
+export interface StatusAnalytics {
+  /** 1xx … 5xx, every class listed. */
+  statusClasses: BucketGroup;
+  statusCodes: BucketGroup;
+  /** Paths answered 4xx; otherCount: the other 4xx requests. */
+  clientErrorPaths: BucketGroup;
+  /** Paths answered 5xx; otherCount: the other 5xx requests. */
+  serverErrorPaths: BucketGroup;
+}
+
+export async function statusAnalytics(store: AnalyticsStore, scope: Scope, range: AnalyticsRange): Promise<StatusAnalytics> {
+  const [statuses, top] = await Promise.all([queryStatuses(store, scope), queryTopValues(store, scope, ['clientErrorPath', 'serverErrorPath'], range.termCount)]);
+  const total = statuses.reduce((n, s) => n + s.requests, 0);
+  const inClass = (c: number) => statuses.filter((s) => Math.floor(s.status / 100) === c).reduce((n, s) => n + s.requests, 0);
+  const byCount = (a: Bucket, b: Bucket) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const codes = statuses.map((s) => ({ name: String(s.status), count: s.requests })).sort(byCount).slice(0, range.termCount);
+  return {
+    statusClasses: { otherCount: 0, buckets: [1, 2, 3, 4, 5].map((c) => ({ name: `${c}xx`, count: inClass(c) })) },
+    statusCodes: group(codes, total),
+    clientErrorPaths: group(top.buckets.get('clientErrorPath')!, inClass(4)),
+    serverErrorPaths: group(top.buckets.get('serverErrorPath')!, inClass(5)),
+  };
+}
+
+export interface BotAnalytics {
+  humanRequests: number;
+  humanBytes: number;
+  botRequests: number;
+  botBytes: number;
+  /** Bots by name (the product token of their user agent). */
+  topBots: BucketGroup;
+}
+
+export async function botAnalytics(store: AnalyticsStore, scope: Scope, range: AnalyticsRange): Promise<BotAnalytics> {
+  const [share, top] = await Promise.all([queryBotShare(store, scope), queryTopValues(store, scope, ['bot'], range.termCount)]);
+  const botRequests = scope.excludeBots ? 0 : share.botRequests;
+  return {
+    humanRequests: share.requests - share.botRequests,
+    humanBytes: share.bytes - share.botBytes,
+    botRequests,
+    botBytes: scope.excludeBots ? 0 : share.botBytes,
+    topBots: group(top.buckets.get('bot')!, botRequests),
+  };
+}
+
+/** The real-time view: the last REALTIME_MINUTES minutes, the current one last. */
+export const REALTIME_MINUTES = 30;
+
+export interface RealtimeAnalytics {
+  from: string;
+  numberOfRequests: number;
+  bytes: number;
+  perMinute: Array<
+    ServeTimes & { time: string; numberOfRequests: number; bytes: number; hits: number; misses: number; clientErrors: number; serverErrors: number; uniqueVisitors: number }
+  >;
+}
+
+export async function realtimeAnalytics(store: AnalyticsStore, scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots'>, now = Date.now()): Promise<RealtimeAnalytics> {
+  const first = floorTo('minute', now) - (REALTIME_MINUTES - 1) * 60_000;
+  const rows = new Map((await queryRecentMinutes(store, scope, first)).map((r) => [r.t * 1000, r]));
+  const perMinute = Array.from({ length: REALTIME_MINUTES }, (_, i) => {
+    const t = first + i * 60_000;
+    const r = rows.get(t);
+    return {
+      time: new Date(t).toISOString(),
+      numberOfRequests: r?.requests ?? 0,
+      bytes: r?.bytes ?? 0,
+      hits: r?.hits ?? 0,
+      misses: r?.misses ?? 0,
+      clientErrors: r?.clientErrors ?? 0,
+      serverErrors: r?.serverErrors ?? 0,
+      uniqueVisitors: r?.visitors ?? 0,
+      p50ServeTime: r?.p50 ?? 0,
+      p95ServeTime: r?.p95 ?? 0,
+      p99ServeTime: r?.p99 ?? 0,
+    };
+  });
+  return {
+    from: new Date(first).toISOString(),
+    numberOfRequests: perMinute.reduce((n, m) => n + m.numberOfRequests, 0),
+    bytes: perMinute.reduce((n, m) => n + m.bytes, 0),
+    perMinute,
   };
 }
 
@@ -79,10 +200,18 @@ export async function breakdown(
 }
 
 /** What an empty project or distribution id answers (an empty configuration). */
-export function emptyAnalytics(kind: BreakdownKind | 'overview'): DistributionAnalytics | Record<string, BucketGroup> {
+export function emptyAnalytics(kind: ReportKind): unknown {
   const none = (): BucketGroup => ({ otherCount: 0, buckets: [] });
-  if (kind === 'overview') {
-    return { averageServeTime: 0, totalBytes: 0, hits: 0, misses: 0, topReferers: none(), aggregatesPerInterval: [] };
+  switch (kind) {
+    case 'overview':
+      return { averageServeTime: 0, totalBytes: 0, hits: 0, misses: 0, topReferers: none(), aggregatesPerInterval: [], uniqueVisitors: 0, botRequests: 0 };
+    case 'status':
+      return { statusClasses: none(), statusCodes: none(), clientErrorPaths: none(), serverErrorPaths: none() };
+    case 'bots':
+      return { humanRequests: 0, humanBytes: 0, botRequests: 0, botBytes: 0, topBots: none() };
+    case 'realtime':
+      return { from: null, numberOfRequests: 0, bytes: 0, perMinute: [] };
+    default:
+      return Object.fromEntries(Object.keys(BREAKDOWN_GROUPS[kind]).map((key) => [key, none()]));
   }
-  return Object.fromEntries(Object.keys(BREAKDOWN_GROUPS[kind]).map((key) => [key, none()]));
 }

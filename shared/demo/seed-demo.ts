@@ -48,7 +48,7 @@ interface DemoTokens {
 export const DEMO_SLUG = 'demo';
 export const DEMO_DISTRIBUTION = 'demo-cdn';
 
-type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger' | 'assetCaches' | 'enricher'>;
+type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger' | 'assetCaches' | 'enricher' | 'visitorSalts'>;
 
 /** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
 const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);

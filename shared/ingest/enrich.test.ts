@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEnricher, refererHost } from './enrich.js';
+import { botName, createEnricher, refererHost, storedClientIp } from './enrich.js';
 import type { LogRecord } from './record.js';
 
 const base: LogRecord = {
@@ -45,6 +45,31 @@ describe('enrichment', () => {
   });
 });
 
+describe('client IPs as stored', () => {
+  it('keeps the network part: IPv4 without the last octet, IPv6 its first 48 bits', () => {
+    expect(storedClientIp('203.0.113.77', 'truncated')).toBe('203.0.113.0');
+    expect(storedClientIp('2001:db8:85a3:8d3:1319:8a2e:370:7348', 'truncated')).toBe('2001:db8:85a3::');
+    expect(storedClientIp('2001:db8::1', 'truncated')).toBe('2001:db8:0::');
+    expect(storedClientIp('::1', 'truncated')).toBe('0:0:0::');
+    expect(storedClientIp('::ffff:192.0.2.128', 'truncated')).toBe('0:0:0::');
+    expect(storedClientIp('fe80::1%eth0', 'truncated')).toBe('fe80:0:0::');
+    expect(storedClientIp('not-an-ip', 'truncated')).toBe('');
+    expect(storedClientIp('203.0.113.77', 'none')).toBe('');
+    expect(storedClientIp('203.0.113.77', 'full')).toBe('203.0.113.77');
+  });
+});
+
+describe('bots', () => {
+  it('names a bot by the product token the list matched, without its version', async () => {
+    expect(botName('Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', 'bot')).toBe('bingbot');
+    expect(botName('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'Google')).toBe('Googlebot');
+    expect(botName('python-requests/2.31', 'python-requests/2.31')).toBe('python-requests');
+    const e = await createEnricher();
+    expect(e.toRow({ ...base, userAgent: 'curl/8.5.0' }, 'o', 'd')).toMatchObject({ is_bot: 1, bot_name: 'curl' });
+    expect(e.toRow({ ...base, userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0' }, 'o', 'd')).toMatchObject({ is_bot: 0, bot_name: '' });
+  });
+});
+
 describe('toTsv', () => {
   it('writes the same row as toRow, as a TabSeparated line', async () => {
     const { rowToTsv } = await import('./row-tsv.js');
@@ -52,7 +77,7 @@ describe('toTsv', () => {
     const r: LogRecord = { ...base, clientIp: '8.8.8.8', referer: 'https://t.co/x', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\tx' };
     expect(e.toTsv(r, 'o', 'd')).toBe(rowToTsv(e.toRow(r, 'o', 'd')));
     const cells = e.toTsv(r, 'o', 'd').split('\t');
-    expect(cells).toHaveLength(19); // the tab inside the agent is escaped, not a separator
+    expect(cells).toHaveLength(22); // the tab inside the agent is escaped, not a separator
     expect(cells[13]).toBe('Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\\tx');
   });
 });

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { countries } from 'countries-list';
+import { isbotMatch } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import maxmind, { type Reader, type Response } from 'maxmind';
+import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { LogRecord } from './record.js';
 import { tsvLine } from './row-tsv.js';
@@ -27,19 +30,53 @@ export interface LogRow {
   device: string;
   browser: string;
   os: string;
+  is_bot: 0 | 1;
+  bot_name: string;
+  /** The visitor key (see VisitorScope), as decimal text of a UInt64; '0' when none. */
+  visitor: string;
 }
 
 interface Agent {
   device: string;
   browser: string;
   os: string;
+  /** The bot's name ('' for a human): the agent's product token that the bot list matched. */
+  bot: string;
+}
+
+/** What an organization keeps of a client IP in the raw log: all of it, its network part, or nothing. */
+export type ClientIpMode = 'full' | 'truncated' | 'none';
+
+/**
+ * What the visitor key and the stored IP of one batch depend on. The key is a hash of the day's
+ * secret salt, the full IP, the user agent and the distribution — the same visitor on one day and
+ * distribution has one key, and once the salt is deleted no key leads back to an address.
+ */
+export interface VisitorScope {
+  clientIps: ClientIpMode;
+  /** The salt of the UTC day holding `timestampMs`. */
+  saltFor(timestampMs: number): Buffer;
 }
 
 export interface Enricher {
-  /** Adds country (when the record has none), continent, device, browser, OS and referer host. */
-  toRow(record: LogRecord, orgId: string, distributionId: string): LogRow;
+  /**
+   * Adds country (when the record has none), continent, device, browser, OS, bot, referer host
+   * and — given a visitor scope — the visitor key, storing the IP as the scope says (without one:
+   * the whole IP, no visitor key).
+   */
+  toRow(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope): LogRow;
   /** The same row written straight as a TabSeparated line (no row object: the ingest hot path). */
-  toTsv(record: LogRecord, orgId: string, distributionId: string): string;
+  toTsv(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope): string;
+}
+
+/** What enrichment adds to a record (and the IP as stored). */
+export interface Enrichment {
+  clientIp: string;
+  country: string;
+  continent: string;
+  refererHost: string;
+  agent: Agent;
+  visitor: string;
 }
 
 /**
@@ -63,14 +100,70 @@ export function refererHost(referer: string): string {
   return m ? m[1].toLowerCase() : '';
 }
 
+/**
+ * The name a bot goes by: the product token of its agent holding what the isbot list matched
+ * ("bingbot" for a match on "bot" in "bingbot/2.0"), without its version.
+ */
+export function botName(ua: string, match: string): string {
+  const at = ua.indexOf(match);
+  if (at === -1) return match;
+  const isSeparator = (c: string) => c === ' ' || c === ';' || c === '(' || c === ')' || c === ',' || c === '+';
+  let start = at;
+  while (start > 0 && !isSeparator(ua[start - 1])) start--;
+  let end = at + match.length;
+  while (end < ua.length && !isSeparator(ua[end])) end++;
+  const token = ua.slice(start, end);
+  const name = token.includes('/') && token.indexOf('/') > 0 ? token.slice(0, token.indexOf('/')) : token;
+  return name.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '') || match;
+}
+
 function parseAgent(ua: string): Agent {
-  if (ua === '') return { device: 'unknown', browser: 'Other', os: 'Other' };
+  if (ua === '') return { device: 'unknown', browser: 'Other', os: 'Other', bot: '' };
   const r = new UAParser(ua).getResult();
   const browser = r.browser.name ?? 'Other';
   const os = r.os.name ?? 'Other';
   // ua-parser reports no device type for desktops; an agent it cannot read at all is "other"
   const device = r.device.type ?? (browser === 'Other' && os === 'Other' ? 'other' : 'desktop');
-  return { device, browser, os };
+  const match = isbotMatch(ua);
+  return { device, browser, os, bot: match ? botName(ua, match) : '' };
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (a trailing dotted quad is two of them). */
+function ipv6Groups(ip: string): number[] {
+  const text = ip
+    .replace(/%.*$/, '')
+    .replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
+      `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+    );
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  if (tail === undefined) return groups(head);
+  const h = groups(head);
+  const t = groups(tail);
+  return [...h, ...Array<number>(8 - h.length - t.length).fill(0), ...t];
+}
+
+/**
+ * The IP as an organization keeps it: whole, its network part (IPv4 without the last octet,
+ * IPv6 without the last 80 bits — its first 48 kept) or nothing. Text that is no IP is not kept
+ * in part.
+ */
+export function storedClientIp(ip: string, mode: ClientIpMode): string {
+  if (mode === 'full' || ip === '') return ip;
+  if (mode === 'none') return '';
+  const kind = isIP(ip);
+  if (kind === 4) return ip.slice(0, ip.lastIndexOf('.')) + '.0';
+  if (kind !== 6) return '';
+  return `${ipv6Groups(ip)
+    .slice(0, 3)
+    .map((g) => g.toString(16))
+    .join(':')}::`;
+}
+
+/** A visitor key: 64 bits of SHA-256 over salt, IP, agent and distribution (never 0, which means none). */
+function visitorKey(salt: Buffer, ip: string, ua: string, distributionId: string): string {
+  const key = createHash('sha256').update(salt).update(ip).update('\0').update(ua).update('\0').update(distributionId).digest().readBigUInt64BE(0);
+  return key === 0n ? '1' : key.toString();
 }
 
 export async function createEnricher(options: { agentCacheSize?: number } = {}): Promise<Enricher> {
@@ -97,15 +190,25 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     }
     return country && continentOf(country) !== 'XX' ? country : 'XX';
   };
+  const enrich = (r: LogRecord, distributionId: string, visitors: VisitorScope | undefined): Enrichment => {
+    const country = countryOf(r);
+    return {
+      clientIp: visitors ? storedClientIp(r.clientIp, visitors.clientIps) : r.clientIp,
+      country,
+      continent: continentOf(country),
+      refererHost: refererHost(r.referer),
+      agent: agentOf(r.userAgent),
+      visitor: visitors ? visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId) : '0',
+    };
+  };
   return {
-    toRow(r, orgId, distributionId) {
-      const agent = agentOf(r.userAgent);
-      const country = countryOf(r);
+    toRow(r, orgId, distributionId, visitors) {
+      const e = enrich(r, distributionId, visitors);
       return {
         org_id: orgId,
         distribution_id: distributionId,
         timestamp: r.timestampMs,
-        client_ip: r.clientIp,
+        client_ip: e.clientIp,
         method: r.method,
         host: r.host,
         path: r.path,
@@ -114,19 +217,20 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
         serve_time_ms: r.serveTimeMs,
         cache_status: r.cacheStatus,
         referer: r.referer,
-        referer_host: refererHost(r.referer),
+        referer_host: e.refererHost,
         user_agent: r.userAgent,
-        country,
-        continent: continentOf(country),
-        device: agent.device,
-        browser: agent.browser,
-        os: agent.os,
+        country: e.country,
+        continent: e.continent,
+        device: e.agent.device,
+        browser: e.agent.browser,
+        os: e.agent.os,
+        is_bot: e.agent.bot === '' ? 0 : 1,
+        bot_name: e.agent.bot,
+        visitor: e.visitor,
       };
     },
-    toTsv(r, orgId, distributionId) {
-      const agent = agentOf(r.userAgent);
-      const country = countryOf(r);
-      return tsvLine(r, orgId, distributionId, country, continentOf(country), refererHost(r.referer), agent);
+    toTsv(r, orgId, distributionId, visitors) {
+      return tsvLine(r, orgId, distributionId, enrich(r, distributionId, visitors));
     },
   };
 }

@@ -7,6 +7,8 @@ import type { Backpressure } from './backpressure.js';
 import { decompressBody } from './decompress.js';
 import { parseBody } from './parse-body.js';
 import type { LineError } from './record.js';
+import { findClientIps } from '../tenancy/organization-repository.js';
+import type { VisitorScope } from './enrich.js';
 import { findBatchByToken, insertBatch } from './spool-repository.js';
 
 export interface IngestInput {
@@ -30,7 +32,7 @@ export interface IngestResult {
   probe: boolean;
 }
 
-export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger' | 'enricher'>;
+export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger' | 'enricher' | 'visitorSalts'>;
 
 /**
  * Accepts one pushed batch: decompress, parse and enrich every line, then make the batch durable
@@ -62,9 +64,14 @@ export async function ingestLogBatch(deps: IngestDeps, backpressure: Backpressur
   await backpressure.check(deps.db, input.orgId);
 
   const enricher = await deps.enricher();
+  const [clientIps, saltFor] = await Promise.all([
+    findClientIps(deps.db, input.orgId),
+    deps.visitorSalts.forInstants(parsed.records.map((r) => r.timestampMs)),
+  ]);
+  const visitors: VisitorScope = { clientIps: clientIps ?? 'full', saltFor };
   const lines: string[] = new Array(parsed.records.length);
   for (let i = 0; i < parsed.records.length; i++) {
-    lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId);
+    lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId, visitors);
   }
   const rows = Buffer.from(lines.join('\n') + '\n');
 

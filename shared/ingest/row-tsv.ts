@@ -1,4 +1,4 @@
-import type { LogRow } from './enrich.js';
+import type { Enrichment, LogRow } from './enrich.js';
 import type { LogRecord } from './record.js';
 
 /**
@@ -8,6 +8,8 @@ import type { LogRecord } from './record.js';
 export const ROW_COLUMNS = [
   'org_id', 'distribution_id', 'timestamp', 'client_ip', 'method', 'host', 'path', 'status', 'bytes', 'serve_time_ms',
   'cache_status', 'referer', 'referer_host', 'user_agent', 'country', 'continent', 'device', 'browser', 'os',
+  // added later, so last: rows spooled before them end early and the insert fills in defaults
+  'is_bot', 'bot_name', 'visitor',
 ] as const satisfies ReadonlyArray<keyof LogRow>;
 
 const SPECIAL = /[\t\n\r\\]/;
@@ -34,26 +36,18 @@ export function rowToTsv(r: LogRow): string {
     tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
     r.serve_time_ms + '\t' + tsvText(r.cache_status) + '\t' + tsvText(r.referer) + '\t' + tsvText(r.referer_host) + '\t' +
     tsvText(r.user_agent) + '\t' + r.country + '\t' + r.continent + '\t' + tsvText(r.device) + '\t' + tsvText(r.browser) + '\t' +
-    tsvText(r.os)
+    tsvText(r.os) + '\t' + r.is_bot + '\t' + tsvText(r.bot_name) + '\t' + r.visitor
   );
 }
 
 /** The same line from a record and its enrichment, without building a LogRow first. */
-export function tsvLine(
-  r: LogRecord,
-  orgId: string,
-  distributionId: string,
-  country: string,
-  continent: string,
-  refererHost: string,
-  agent: { device: string; browser: string; os: string },
-): string {
-  // country and continent are validated two-letter codes: nothing to escape
+export function tsvLine(r: LogRecord, orgId: string, distributionId: string, e: Enrichment): string {
+  // country and continent are validated two-letter codes, the visitor a number: nothing to escape
   return (
-    tsvText(orgId) + '\t' + tsvText(distributionId) + '\t' + epochText(r.timestampMs) + '\t' + tsvText(r.clientIp) + '\t' +
+    tsvText(orgId) + '\t' + tsvText(distributionId) + '\t' + epochText(r.timestampMs) + '\t' + tsvText(e.clientIp) + '\t' +
     tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
-    r.serveTimeMs + '\t' + tsvText(r.cacheStatus) + '\t' + tsvText(r.referer) + '\t' + tsvText(refererHost) + '\t' +
-    tsvText(r.userAgent) + '\t' + country + '\t' + continent + '\t' + tsvText(agent.device) + '\t' + tsvText(agent.browser) + '\t' +
-    tsvText(agent.os)
+    r.serveTimeMs + '\t' + tsvText(r.cacheStatus) + '\t' + tsvText(r.referer) + '\t' + tsvText(e.refererHost) + '\t' +
+    tsvText(r.userAgent) + '\t' + e.country + '\t' + e.continent + '\t' + tsvText(e.agent.device) + '\t' + tsvText(e.agent.browser) + '\t' +
+    tsvText(e.agent.os) + '\t' + (e.agent.bot === '' ? '0' : '1') + '\t' + tsvText(e.agent.bot) + '\t' + e.visitor
   );
 }

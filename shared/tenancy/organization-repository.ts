@@ -1,6 +1,7 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { conflict } from '../errors/index.js';
 import { newId } from '../ids.js';
+import type { ClientIpMode } from '../ingest/enrich.js';
 
 export interface Organization {
   id: string;
@@ -71,6 +72,16 @@ export async function findAllowedOrigins(db: Queryable, orgId: string): Promise<
 
 export async function updateAllowedOrigins(db: Queryable, orgId: string, origins: string[] | null): Promise<void> {
   await db.query('UPDATE organizations SET allowed_origins = $2 WHERE id = $1', [orgId, origins]);
+}
+
+/** What the organization keeps of client IPs in its raw CDN logs; null for an unknown org. */
+export async function findClientIps(db: Queryable, orgId: string): Promise<ClientIpMode | null> {
+  const { rows } = await db.query<{ client_ips: ClientIpMode }>('SELECT client_ips FROM organizations WHERE id = $1', [orgId]);
+  return rows[0]?.client_ips ?? null;
+}
+
+export async function updateClientIps(db: Queryable, orgId: string, mode: ClientIpMode): Promise<void> {
+  await db.query('UPDATE organizations SET client_ips = $2 WHERE id = $1', [orgId, mode]);
 }
 
 /** The org's delivery settings, as the management API names them. */

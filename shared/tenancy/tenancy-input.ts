@@ -66,6 +66,10 @@ const webOrigin = z
   });
 
 /** `PUT /management/v1/allowed-origins`: a list (pages elsewhere are refused), or null for any origin. */
+export const analyticsSettingsInputSchema = z.strictObject({
+  clientIps: z.enum(['full', 'truncated', 'none'], { message: 'must be "full", "truncated" or "none"' }),
+});
+
 export const allowedOriginsInputSchema = z.strictObject({
   allowedOrigins: z
     .array(webOrigin)

@@ -68,6 +68,8 @@ describe('analytics endpoints: access and parameters', () => {
       misses: 0,
       topReferers: { otherCount: 0, buckets: [] },
       aggregatesPerInterval: [],
+      uniqueVisitors: 0,
+      botRequests: 0,
     });
     const device = await app.json(url(org.projectId, '', '/device'), { token: org.analyticsToken });
     expect(device.status).toBe(200);
@@ -77,8 +79,10 @@ describe('analytics endpoints: access and parameters', () => {
   });
 
   it.each([
-    '?intervalType=4',
+    '?intervalType=5',
     '?intervalType=hourly',
+    '?intervalType=4&from=2026-01-01T00:00:00Z&to=2026-01-04T00:00:00Z',
+    '?excludeBots=yes',
     '?from=yesterday',
     '?to=2026-02-30T00:00:00Z',
     '?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z',

@@ -64,12 +64,14 @@ export async function waitForSpool(app: TestApp, orgId: string, timeoutMs = 30_0
   }
 }
 
-export const ENDPOINTS = ['', '/geo', '/path', '/device', '/referers'] as const;
+/** The reports over a window; the real-time one reads the last 30 minutes whatever the window. */
+export const REPORTS = ['', '/geo', '/path', '/device', '/referers', '/status', '/bots'] as const;
+export const ENDPOINTS = [...REPORTS, '/realtime'] as const;
 
-/** All five analytics answers for a distribution and window (results only). */
+/** Every windowed analytics answer for a distribution and window (results only). */
 export async function allAnalytics(app: TestApp, org: AnalyticsOrg, distributionId: string, query: string) {
   const out: Record<string, unknown> = {};
-  for (const suffix of ENDPOINTS) {
+  for (const suffix of REPORTS) {
     const res = await app.json(`/api/v1/projects/${org.projectId}/distributions/${distributionId}/analytics${suffix}?${query}`, {
       token: org.analyticsToken,
     });

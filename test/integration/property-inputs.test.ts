@@ -81,14 +81,14 @@ function insertable(r: ReturnType<typeof parseBody>['records'][number]): boolean
 }
 
 describe('log lines, arbitrary', () => {
-  it('parseBody never throws; every record it accepts fits the columns and makes one 19-column TSV line', () => {
+  it('parseBody never throws; every record it accepts fits the columns and makes one 22-column TSV line', () => {
     fc.assert(
       fc.property(body, (text) => {
         const parsed = parseBody(text, { retentionDays: 395 });
         for (const r of parsed.records) {
           expect(insertable(r), JSON.stringify(r)).toBe(true);
-          const line = tsvLine(r, 'org', 'dist', 'NL', 'EU', '', { device: '', browser: '', os: '' });
-          expect(line.split('\t')).toHaveLength(19);
+          const line = tsvLine(r, 'org', 'dist', { clientIp: r.clientIp, country: 'NL', continent: 'EU', refererHost: '', agent: { device: '', browser: '', os: '', bot: '' }, visitor: '0' });
+          expect(line.split('\t')).toHaveLength(22);
           expect(line).not.toMatch(/[\n\r]/);
         }
       }),

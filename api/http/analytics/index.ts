@@ -1,23 +1,23 @@
 import { Router, type Request } from 'express';
 import { parseAnalyticsQuery } from '../../../shared/analytics/range.js';
-import { breakdown, distributionAnalytics, emptyAnalytics, type BreakdownKind } from '../../../shared/analytics/reports.js';
+import { botAnalytics, breakdown, distributionAnalytics, emptyAnalytics, realtimeAnalytics, statusAnalytics, type ReportKind } from '../../../shared/analytics/reports.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * The five analytics endpoints (scope `analytics`). A regular expression instead of a
+ * The analytics endpoints (scope `analytics`): the original five and status, bots, realtime. A regular expression instead of a
  * path template because the API answers an empty project or distribution id (`/projects//…`)
  * answered with an empty result, and a template parameter never matches an empty segment. Only
  * version 1 exists; any other version falls through to the 404 envelope.
  */
-const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers))?\/?$/;
+const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime))?\/?$/;
 
-function ids(req: Request): { projectId: string; distributionId: string; kind: BreakdownKind | 'overview' } {
+function ids(req: Request): { projectId: string; distributionId: string; kind: ReportKind } {
   const params = req.params as unknown as Record<string, string | undefined>;
   const decode = (s: string | undefined) => decodeURIComponent(s ?? '');
-  return { projectId: decode(params[0]), distributionId: decode(params[1]), kind: (params[2] as BreakdownKind | undefined) ?? 'overview' };
+  return { projectId: decode(params[0]), distributionId: decode(params[1]), kind: (params[2] as ReportKind | undefined) ?? 'overview' };
 }
 
 export function analyticsRoutes(services: Services): Router {
@@ -31,12 +31,24 @@ export function analyticsRoutes(services: Services): Router {
       return;
     }
     await requireDistribution(services.db, tenant.orgId, projectId, distributionId);
-    const scope = { orgId: tenant.orgId, distributionId, fromMs: range.fromMs, toMs: range.toMs };
-    const result =
-      kind === 'overview'
-        ? await distributionAnalytics(services.analytics, scope, range)
-        : await breakdown(services.analytics, scope, range, kind);
-    res.json(ok(result));
+    const scope = { orgId: tenant.orgId, distributionId, fromMs: range.fromMs, toMs: range.toMs, excludeBots: range.excludeBots };
+    const store = services.analytics;
+    switch (kind) {
+      case 'overview':
+        res.json(ok(await distributionAnalytics(store, scope, range)));
+        return;
+      case 'status':
+        res.json(ok(await statusAnalytics(store, scope, range)));
+        return;
+      case 'bots':
+        res.json(ok(await botAnalytics(store, scope, range)));
+        return;
+      case 'realtime':
+        res.json(ok(await realtimeAnalytics(store, scope)));
+        return;
+      default:
+        res.json(ok(await breakdown(store, scope, range, kind)));
+    }
   });
   return r;
 }

@@ -1,4 +1,5 @@
-import { ok200, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { analyticsSettingsInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { ok200, pathParam, pick, ref, zodBody, type OpenApiFragment } from '../openapi/common.js';
 
 /** OpenAPI fragment of the distribution analytics endpoints. */
 const int32 = { type: 'integer', format: 'int32' } as const;
@@ -13,6 +14,12 @@ const bytes = {
   description: 'Response bytes. int64, not the int32 of the original table: real CDN windows exceed 2^31 bytes.',
 } as const;
 const group = ref('BucketGroup');
+const ms = (what: string) => ({ ...int32, description: `${what}, in milliseconds (quantileTiming: exact below 1,024 ms, to 16 ms above; 0 without requests).` });
+const serveTimes = { p50ServeTime: ms('Median serve time'), p95ServeTime: ms('95th percentile serve time'), p99ServeTime: ms('99th percentile serve time') };
+const visitorsField = {
+  ...int32,
+  description: 'Distinct visitors: one IP address and user agent on one UTC day (a salted hash; exact up to 65,536, estimated within about 1 % above).',
+};
 
 const schemas = {
   Bucket: { type: 'object', required: ['name', 'count'], properties: { name: { type: 'string' }, count: { ...int32, description: 'Requests.' } } },
@@ -38,9 +45,80 @@ const schemas = {
         description: 'Every interval of the range, zero-filled, oldest first.',
         items: {
           type: 'object',
-          required: ['time', 'bytes', 'numberOfRequests'],
-          properties: { time: { type: 'string', format: 'date-time' }, bytes, numberOfRequests: int32 },
+          required: ['time', 'bytes', 'numberOfRequests', 'hits', 'misses', 'hitRatio', 'p50ServeTime', 'p95ServeTime', 'p99ServeTime', 'uniqueVisitors'],
+          properties: {
+            time: { type: 'string', format: 'date-time' },
+            bytes,
+            numberOfRequests: int32,
+            hits: int32,
+            misses: int32,
+            hitRatio: { type: 'number', description: 'hits / (hits + misses), four decimals; 0 when neither.' },
+            ...serveTimes,
+            uniqueVisitors: visitorsField,
+          },
         },
+      },
+      uniqueVisitors: visitorsField,
+      botRequests: { ...int32, description: 'Requests whose user agent is a bot (the isbot list); 0 with excludeBots.' },
+    },
+  },
+  StatusAnalytics: {
+    type: 'object',
+    required: ['statusClasses', 'statusCodes', 'clientErrorPaths', 'serverErrorPaths'],
+    properties: {
+      statusClasses: { ...group, description: '1xx to 5xx, every class listed.' },
+      statusCodes: { ...group, description: 'Status codes, most requests first.' },
+      clientErrorPaths: { ...group, description: 'Paths answered 4xx; otherCount: the other 4xx requests.' },
+      serverErrorPaths: { ...group, description: 'Paths answered 5xx; otherCount: the other 5xx requests.' },
+    },
+  },
+  BotAnalytics: {
+    type: 'object',
+    required: ['humanRequests', 'humanBytes', 'botRequests', 'botBytes', 'topBots'],
+    properties: {
+      humanRequests: int32,
+      humanBytes: bytes,
+      botRequests: { ...int32, description: '0 with excludeBots.' },
+      botBytes: { ...bytes, description: '0 with excludeBots.' },
+      topBots: { ...group, description: 'Bots by name: the product token of the user agent the bot list matched (Googlebot, bingbot, curl).' },
+    },
+  },
+  RealtimeAnalytics: {
+    type: 'object',
+    required: ['from', 'numberOfRequests', 'bytes', 'perMinute'],
+    properties: {
+      from: { type: 'string', format: 'date-time', description: 'Start of the first of the 30 minutes; the last is the current minute.' },
+      numberOfRequests: int32,
+      bytes,
+      perMinute: {
+        type: 'array',
+        description: 'The last 30 minutes, zero-filled, oldest first. A batch shows here as soon as it is in ClickHouse (about a second after it was accepted).',
+        items: {
+          type: 'object',
+          required: ['time', 'numberOfRequests', 'bytes', 'hits', 'misses', 'clientErrors', 'serverErrors', 'uniqueVisitors', 'p50ServeTime', 'p95ServeTime', 'p99ServeTime'],
+          properties: {
+            time: { type: 'string', format: 'date-time' },
+            numberOfRequests: int32,
+            bytes,
+            hits: int32,
+            misses: int32,
+            clientErrors: { ...int32, description: '4xx answers.' },
+            serverErrors: { ...int32, description: '5xx answers.' },
+            uniqueVisitors: visitorsField,
+            ...serveTimes,
+          },
+        },
+      },
+    },
+  },
+  AnalyticsSettings: {
+    type: 'object',
+    required: ['clientIps'],
+    properties: {
+      clientIps: {
+        type: 'string',
+        enum: ['full', 'truncated', 'none'],
+        description: 'What the raw CDN logs keep of client IPs: all, the network part (IPv4 without the last octet, IPv6 without the last 80 bits) or nothing.',
       },
     },
   },
@@ -68,9 +146,11 @@ const parameters = [
   {
     name: 'intervalType',
     in: 'query',
-    schema: { ...int32, enum: [1, 2, 3] },
-    description: '1 hourly, 2 daily, 3 monthly (UTC). Absent: hourly up to 48 h, daily up to 92 days, else monthly.',
+    schema: { ...int32, enum: [1, 2, 3, 4] },
+    description:
+      '1 hourly, 2 daily, 3 monthly, 4 by the minute (UTC; minutes for windows up to 48 h within the last 7 days). Absent: hourly up to 48 h, daily up to 92 days, else monthly.',
   },
+  { name: 'excludeBots', in: 'query', schema: { type: 'boolean', default: false }, description: 'true: leave out requests whose user agent is a bot.' },
   { name: 'TermCount', in: 'query', schema: { ...int32, minimum: 1, maximum: 100, default: 7 }, description: 'Buckets per group; `termCount` is accepted too.' },
 ];
 
@@ -98,5 +178,24 @@ export const analytics: OpenApiFragment = {
       withGeo({ devices: group, browsers: group, operatingSystems: group }),
     ),
     [`${base}/referers`]: op('Requests by referring host, with continents and countries', withGeo({ referers: group })),
+    [`${base}/status`]: op('Requests by status class and code, and the paths answered 4xx and 5xx', ref('StatusAnalytics')),
+    [`${base}/bots`]: op('Bot and human requests and bytes, and the top bots', ref('BotAnalytics')),
+    [`${base}/realtime`]: op('The last 30 minutes by the minute (from and to are ignored)', ref('RealtimeAnalytics')),
+    '/management/v1/analytics-settings': {
+      get: {
+        summary: 'What the raw CDN logs keep of client IP addresses',
+        tags: ['management'],
+        'x-scope': 'manage',
+        responses: { 200: ok200(ref('AnalyticsSettings')), ...pick(401, 403, 429) },
+      },
+      put: {
+        summary: 'Keep client IPs whole, truncated or not at all (batches accepted from now on)',
+        description: 'Visitor keys and countries come from the whole address before it is cut, so no figure changes.',
+        tags: ['management'],
+        'x-scope': 'manage',
+        requestBody: zodBody(analyticsSettingsInputSchema),
+        responses: { 200: ok200(ref('AnalyticsSettings')), ...pick(400, 401, 403, 413, 429) },
+      },
+    },
   },
 };

@@ -19,6 +19,8 @@ export const insertSettings = (token: string): ClickHouseSettings => ({
   // without this the rollups of a retried batch would be counted twice
   deduplicate_blocks_in_dependent_materialized_views: 1,
   input_format_skip_unknown_fields: 1,
+  // rows spooled before a column was added end early: the missing columns take their defaults
+  input_format_tsv_allow_variable_number_of_columns: 1,
 });
 
 /** The shared part of both stores: everything goes through one `@clickhouse/client`. */

@@ -53,7 +53,29 @@ describe('analytics store', () => {
       'cdn_audience_daily_mv',
       'cdn_audience_hourly',
       'cdn_audience_hourly_mv',
+      'cdn_bot_audience_daily',
+      'cdn_bot_audience_daily_mv',
+      'cdn_bot_audience_hourly',
+      'cdn_bot_audience_hourly_mv',
+      'cdn_bot_paths_daily',
+      'cdn_bot_paths_daily_mv',
+      'cdn_bot_paths_hourly',
+      'cdn_bot_paths_hourly_mv',
+      'cdn_bot_referers_daily',
+      'cdn_bot_referers_daily_mv',
+      'cdn_bot_referers_hourly',
+      'cdn_bot_referers_hourly_mv',
+      'cdn_bots_daily',
+      'cdn_bots_daily_mv',
+      'cdn_bots_hourly',
+      'cdn_bots_hourly_mv',
+      'cdn_client_error_paths_daily',
+      'cdn_client_error_paths_daily_mv',
+      'cdn_client_error_paths_hourly',
+      'cdn_client_error_paths_hourly_mv',
       'cdn_logs',
+      'cdn_minutes',
+      'cdn_minutes_mv',
       'cdn_paths_daily',
       'cdn_paths_daily_mv',
       'cdn_paths_hourly',
@@ -62,6 +84,14 @@ describe('analytics store', () => {
       'cdn_referers_daily_mv',
       'cdn_referers_hourly',
       'cdn_referers_hourly_mv',
+      'cdn_server_error_paths_daily',
+      'cdn_server_error_paths_daily_mv',
+      'cdn_server_error_paths_hourly',
+      'cdn_server_error_paths_hourly_mv',
+      'cdn_stats_hourly',
+      'cdn_stats_hourly_mv',
+      'cdn_status_hourly',
+      'cdn_status_hourly_mv',
       'cdn_totals_hourly',
       'cdn_totals_hourly_mv',
     ]);
@@ -107,7 +137,7 @@ describe('analytics store', () => {
     const row = rowToTsv({
       org_id: org, distribution_id: 'tsv', timestamp: base + 1234, client_ip: '192.0.2.1', method: 'GET', host: 'h',
       path: '/a\tb', status: 200, bytes: 10, serve_time_ms: 3, cache_status: 'HIT', referer: '', referer_host: '',
-      user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other',
+      user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other', is_bot: 0, bot_name: '', visitor: '0',
     });
     await store.insertJsonEachRow('cdn_logs', Buffer.from(row + '\n'), { dedupToken: `${org}-tsv`, format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ ms: number; path: string; ua: string }>(
@@ -128,5 +158,53 @@ describe('analytics store', () => {
 
   it('answers ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+});
+
+// A store made before bots, visitors and minutes existed, brought up to date: its rows and any
+// batch spooled before the upgrade (19 columns) read as human, with no visitor, and still count.
+describe('analytics store: the audience-depth migration on existing data', () => {
+  let dir: string;
+  let store: AnalyticsStore;
+  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000;
+  const oldLine = (i: number) =>
+    ['o', 'd', `${(hour + i * 1000) / 1000}.000`, '8.8.8.8', 'GET', 'h', `/p${i}`, '200', '10', '5', 'HIT', '', '', 'curl/8.5.0', 'US', 'NA', 'other', 'Other', 'Other'].join('\t');
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'folio-ch-old-'));
+    const { createChdbStore } = await import('./chdb.js');
+    store = await createChdbStore({ path: path.join(dir, 'chdb') });
+    const { sqlDir } = await import('../../paths.js');
+    const { copyFile, mkdir } = await import('node:fs/promises');
+    const before = path.join(dir, 'sql-before');
+    await mkdir(before);
+    for (const f of ['0001-create-cdn-logs.sql', '0002-create-rollups.sql']) await copyFile(path.join(sqlDir('clickhouse'), f), path.join(before, f));
+    await migrateClickHouse(store, { rawTtlDays: 30, dir: before });
+    const columns = ROW_COLUMNS.slice(0, 19);
+    await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(1) + '\n'), { dedupToken: 'old-1', format: 'TabSeparated', columns });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('adds the columns with defaults, and a 19-column line spooled before inserts with all 22 named', async () => {
+    const report = await migrateClickHouse(store, { rawTtlDays: 30 });
+    expect(report.applied).toEqual(['0003-create-audience-depth.sql']);
+    await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
+    const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number }>(
+      'SELECT path, is_bot, bot_name, visitor FROM cdn_logs ORDER BY path',
+    );
+    expect(rows).toEqual([
+      { path: '/p1', is_bot: 0, bot_name: '', visitor: 0 },
+      { path: '/p2', is_bot: 0, bot_name: '', visitor: 0 },
+    ]);
+    // both in the totals as before; the line inserted after the migration is in the new rollups, with no visitor
+    const [totals] = await store.query<{ n: number }>('SELECT sum(requests) AS n FROM cdn_totals_hourly');
+    expect(totals.n).toBe(2);
+    const [stats] = await store.query<{ v: number; q: number[] }>('SELECT uniqMerge(visitors) AS v, quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q FROM cdn_stats_hourly');
+    expect(stats).toEqual({ v: 0, q: [5, 5, 5] });
+    const [status] = await store.query<{ n: number }>('SELECT sum(requests) AS n FROM cdn_status_hourly');
+    expect(status.n).toBe(1);
   });
 });

@@ -1,0 +1,171 @@
+import type { AnalyticsStore, QueryParams } from '../adapters/clickhouse/index.js';
+import type { Interval } from './range.js';
+import { HUMANS, minuteWindowSql, windowSql, type Scope } from './window-sql.js';
+
+/**
+ * Figures over time: totals per interval, serve-time percentiles and unique visitors, status
+ * codes, bot totals, and the last minutes for the real-time report.
+ */
+
+const BUCKET_SQL: Record<Interval, string> = {
+  minute: 'toUnixTimestamp(toStartOfMinute(t))',
+  hour: 'toUnixTimestamp(toStartOfHour(t))',
+  day: 'toUnixTimestamp(toStartOfDay(t))',
+  month: "toUnixTimestamp(toDateTime(toStartOfMonth(t), 'UTC'))",
+};
+
+export interface IntervalRow {
+  /** Interval start, Unix seconds. */
+  t: number;
+  requests: number;
+  bytes: number;
+  serve: number;
+  hits: number;
+  misses: number;
+  /** Bot requests (0 without bots). */
+  bots: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  visitors: number;
+}
+
+export interface Intervals {
+  /** The intervals with traffic, oldest first. */
+  rows: IntervalRow[];
+  /** Unique visitors of the whole window. */
+  visitors: number;
+}
+
+/** Sums per row (t, requests, bytes, serve, hits, misses, bots) and states per row (t, serve_time, visitors). */
+interface IntervalParts {
+  sums: string[];
+  states: string[];
+  params: QueryParams;
+}
+
+const rawSums = (where: string, bucket: string) =>
+  `SELECT ${bucket} AS t, toInt64(count()) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(toUInt64(serve_time_ms))) AS serve,
+     toInt64(countIf(cache_status = 'HIT')) AS hits, toInt64(countIf(cache_status = 'MISS')) AS misses, toInt64(countIf(is_bot = 1)) AS bots
+   FROM cdn_logs WHERE ${where} GROUP BY t`;
+const rawStates = (where: string, bucket: string) =>
+  `SELECT ${bucket} AS t, quantilesTimingState(0.5, 0.95, 0.99)(serve_time_ms) AS serve_time, uniqStateIf(visitor, visitor != 0) AS visitors
+   FROM cdn_logs WHERE ${where} GROUP BY t`;
+
+/**
+ * Hours: totals from the hourly totals, which hold bots too — their own hourly totals are counted
+ * as bots, or taken away without bots —, percentile and visitor states from the hourly stats.
+ */
+function hourParts(scope: Scope): IntervalParts {
+  const w = windowSql(scope, { days: false }); // hourly rows are few (24 a day): no daily level needed
+  const humans = scope.excludeBots ? HUMANS : '';
+  const out: IntervalParts = { sums: [], states: [], params: w.params };
+  if (w.hours) {
+    out.sums.push(`SELECT hour AS t, toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(serve_time_ms) AS serve, toInt64(hits) AS hits,
+        toInt64(misses) AS misses, toInt64(0) AS bots
+      FROM cdn_totals_hourly WHERE ${w.hours}`);
+    out.sums.push(
+      scope.excludeBots
+        ? `SELECT hour, -toInt64(requests), -toInt64(bytes), -toInt64(serve_time_ms), -toInt64(hits), -toInt64(misses), toInt64(0) FROM cdn_bots_hourly WHERE ${w.hours}`
+        : `SELECT hour, toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(requests) FROM cdn_bots_hourly WHERE ${w.hours}`,
+    );
+    out.states.push(`SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${w.hours}${humans}`);
+  }
+  if (w.raw) {
+    out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
+    out.states.push(rawStates(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
+  }
+  return out;
+}
+
+/** Minutes: everything from the minute rollup, the seconds at the window's ends from the raw rows. */
+function minuteParts(scope: Scope): IntervalParts {
+  const w = minuteWindowSql(scope);
+  const out: IntervalParts = { sums: [], states: [], params: w.params };
+  if (w.minutes) {
+    out.sums.push(`SELECT minute AS t, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(serve_time_ms)) AS serve,
+        toInt64(sum(hits)) AS hits, toInt64(sum(misses)) AS misses, toInt64(sumIf(cdn_minutes.requests, is_bot = 1)) AS bots
+      FROM cdn_minutes WHERE ${w.minutes} GROUP BY t`);
+    out.states.push(`SELECT minute AS t, serve_time, visitors FROM cdn_minutes WHERE ${w.minutes}`);
+  }
+  if (w.raw) {
+    out.sums.push(rawSums(w.raw, 'toStartOfMinute(timestamp)'));
+    out.states.push(rawStates(w.raw, 'toStartOfMinute(timestamp)'));
+  }
+  return out;
+}
+
+/**
+ * Everything the overview shows per interval — requests, bytes, serve time, cache results, bots,
+ * serve-time percentiles, unique visitors — and the window's unique visitors, in one statement:
+ * the sums and the merged states, joined on the interval.
+ */
+export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval): Promise<Intervals> {
+  const parts = interval === 'minute' ? minuteParts(scope) : hourParts(scope);
+  const bucket = BUCKET_SQL[interval];
+  const rows = await store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number }>(
+    `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, uniqMerge(vs) OVER () AS all
+     FROM (SELECT ${bucket} AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
+             sum(bots) AS bots
+           FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
+     FULL OUTER JOIN
+          (SELECT ${bucket} AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q, uniqMerge(visitors) AS uv, uniqMergeState(visitors) AS vs
+           FROM (${parts.states.join(' UNION ALL ')}) GROUP BY t) AS states
+     USING (t)
+     ORDER BY t`,
+    parts.params,
+  );
+  return {
+    rows: rows
+      .filter((r) => r.requests !== 0)
+      .map(({ q, all: _all, ...r }) => ({ ...r, p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 })),
+    visitors: rows[0]?.all ?? 0,
+  };
+}
+
+/** Requests and bytes per status code over the window. */
+export async function queryStatuses(store: AnalyticsStore, scope: Scope): Promise<Array<{ status: number; requests: number; bytes: number }>> {
+  const w = windowSql(scope, { days: false });
+  const bots = scope.excludeBots ? HUMANS : '';
+  const parts: string[] = [];
+  if (w.hours) parts.push(`SELECT status, requests, bytes FROM cdn_status_hourly WHERE ${w.hours}${bots}`);
+  if (w.raw) parts.push(`SELECT status, count() AS requests, sum(bytes) AS bytes FROM cdn_logs WHERE ${w.raw}${bots} GROUP BY status`);
+  return store.query(`SELECT status, sum(requests) AS requests, sum(bytes) AS bytes FROM (${parts.join(' UNION ALL ')}) GROUP BY status ORDER BY status`, w.params);
+}
+
+/** Requests and bytes over the window, in all and of bots. */
+export async function queryBotShare(store: AnalyticsStore, scope: Scope): Promise<{ requests: number; bytes: number; botRequests: number; botBytes: number }> {
+  const w = windowSql(scope, { days: false });
+  const parts: string[] = [];
+  if (w.hours) {
+    parts.push(`SELECT toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(0) AS bot_requests, toInt64(0) AS bot_bytes FROM cdn_totals_hourly WHERE ${w.hours}`);
+    parts.push(`SELECT toInt64(0), toInt64(0), toInt64(requests), toInt64(bytes) FROM cdn_bots_hourly WHERE ${w.hours}`);
+  }
+  if (w.raw) {
+    parts.push(`SELECT toInt64(count()) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(countIf(is_bot = 1)) AS bot_requests, toInt64(sumIf(cdn_logs.bytes, is_bot = 1)) AS bot_bytes
+      FROM cdn_logs WHERE ${w.raw}`);
+  }
+  const [row] = await store.query<{ requests: number; bytes: number; botRequests: number; botBytes: number }>(
+    `SELECT sum(requests) AS requests, sum(bytes) AS bytes, sum(bot_requests) AS botRequests, sum(bot_bytes) AS botBytes FROM (${parts.join(' UNION ALL ')})`,
+    w.params,
+  );
+  return row ?? { requests: 0, bytes: 0, botRequests: 0, botBytes: 0 };
+}
+
+/** The last `minutes` whole and current minutes from `cdn_minutes`, per minute. */
+export async function queryRecentMinutes(
+  store: AnalyticsStore,
+  scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots'>,
+  fromMs: number,
+): Promise<Array<IntervalRow & { clientErrors: number; serverErrors: number; p50: number; p95: number; p99: number; visitors: number }>> {
+  const rows = await store.query<IntervalRow & { clientErrors: number; serverErrors: number; q: number[]; visitors: number }>(
+    `SELECT toUnixTimestamp(minute) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve_time_ms) AS serve, sum(hits) AS hits,
+       sum(misses) AS misses, sum(client_errors) AS clientErrors, sum(server_errors) AS serverErrors,
+       quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q, uniqMerge(visitors) AS visitors
+     FROM cdn_minutes
+     WHERE org_id = {org:String} AND distribution_id = {dist:String} AND minute >= toDateTime({from:UInt32}, 'UTC')${scope.excludeBots ? HUMANS : ''}
+     GROUP BY minute ORDER BY minute`,
+    { org: scope.orgId, dist: scope.distributionId, from: Math.floor(fromMs / 1000) },
+  );
+  return rows.map(({ q, ...r }) => ({ ...r, p50: q[0], p95: q[1], p99: q[2] }));
+}

@@ -1,0 +1,90 @@
+import type { QueryParams } from '../adapters/clickhouse/index.js';
+import { splitRange, type Span } from './split-range.js';
+
+/**
+ * How a report's window is read: the WHERE conditions of its whole days, whole hours (or minutes)
+ * and the raw rows at its ends, bound as parameters. Fixed SQL, never user input.
+ */
+
+/** Whose traffic and which window; `toMs` exclusive. */
+export interface Scope {
+  orgId: string;
+  distributionId: string;
+  fromMs: number;
+  toMs: number;
+  /** Leave out requests whose user agent is a bot's. */
+  excludeBots?: boolean;
+}
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * WHERE conditions of one window split into days, hours and raw edges, with their parameters.
+ * `minus` (when some hours are subtracted) is true for an hourly row to be counted negatively;
+ * `hours` then selects those rows too.
+ */
+export interface WindowSql {
+  days: string | null;
+  hours: string | null;
+  minus: string | null;
+  raw: string | null;
+  params: QueryParams;
+}
+
+export function windowSql(scope: Scope, options: { days: boolean }): WindowSql {
+  const split = splitRange(scope.fromMs, scope.toMs, options);
+  const params: QueryParams = { org: scope.orgId, dist: scope.distributionId };
+  const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
+  const spansSql = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
+    if (spans.length === 0) return null;
+    const parts = spans.map((s, i) => {
+      params[`${prefix}${i}a`] = value(s.fromMs);
+      params[`${prefix}${i}b`] = value(s.toMs);
+      return `(${cond(`${prefix}${i}a`, `${prefix}${i}b`)})`;
+    });
+    return `(${parts.join(' OR ')})`;
+  };
+  const scoped = (cond: string | null) => (cond ? `${tenant} AND ${cond}` : null);
+  const hourCond = (a: string, b: string) => `hour >= toDateTime({${a}:UInt32}, 'UTC') AND hour < toDateTime({${b}:UInt32}, 'UTC')`;
+  const plus = spansSql(split.hours, 'h', hourCond, (ms) => ms / 1000);
+  const minus = spansSql(split.minusHours, 'm', hourCond, (ms) => ms / 1000);
+  return {
+    days: scoped(spansSql(split.days, 'd', (a, b) => `day >= {${a}:Date} AND day < {${b}:Date}`, isoDate)),
+    hours: scoped(plus && minus ? `(${plus} OR ${minus})` : (plus ?? minus)),
+    minus,
+    raw: scoped(
+      spansSql(
+        split.edges,
+        'e',
+        (a, b) => `timestamp >= fromUnixTimestamp64Milli({${a}:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({${b}:Int64}, 'UTC')`,
+        (ms) => ms,
+      ),
+    ),
+    params,
+  };
+}
+
+/** Appended to a condition on rows that carry `is_bot`: humans only. */
+export const HUMANS = ' AND is_bot = 0';
+
+/** The window as whole minutes (from `cdn_minutes`) and the seconds at its ends (from `cdn_logs`). */
+export function minuteWindowSql(scope: Scope): { minutes: string | null; raw: string | null; params: QueryParams } {
+  const MINUTE = 60_000;
+  const a = Math.ceil(scope.fromMs / MINUTE) * MINUTE;
+  const b = Math.floor(scope.toMs / MINUTE) * MINUTE;
+  const params: QueryParams = { org: scope.orgId, dist: scope.distributionId, ma: a / 1000, mb: b / 1000, ra: scope.fromMs, rb: scope.toMs };
+  const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
+  const bots = scope.excludeBots ? HUMANS : '';
+  if (a >= b) {
+    return { minutes: null, raw: `${tenant} AND timestamp >= fromUnixTimestamp64Milli({ra:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({rb:Int64}, 'UTC')${bots}`, params };
+  }
+  const edges = [
+    scope.fromMs < a ? `(timestamp >= fromUnixTimestamp64Milli({ra:Int64}, 'UTC') AND timestamp < toDateTime({ma:UInt32}, 'UTC'))` : null,
+    b < scope.toMs ? `(timestamp >= toDateTime({mb:UInt32}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({rb:Int64}, 'UTC'))` : null,
+  ].filter((e) => e !== null);
+  return {
+    minutes: `${tenant} AND minute >= toDateTime({ma:UInt32}, 'UTC') AND minute < toDateTime({mb:UInt32}, 'UTC')${bots}`,
+    raw: edges.length > 0 ? `${tenant} AND (${edges.join(' OR ')})${bots}` : null,
+    params,
+  };
+}
