@@ -7,7 +7,7 @@ const now = Date.parse('2026-11-21T06:30:00Z');
 
 describe('parseAnalyticsQuery', () => {
   it('defaults to the last 24 hours, hourly, 7 buckets', () => {
-    expect(parseAnalyticsQuery({}, now)).toEqual({ fromMs: now - 24 * H, toMs: now, interval: 'hour', termCount: 7 });
+    expect(parseAnalyticsQuery({}, now)).toEqual({ fromMs: now - 24 * H, toMs: now, interval: 'hour', termCount: 7, excludeBots: false });
   });
 
   it('chooses the interval from the span when none is given', () => {
@@ -20,13 +20,27 @@ describe('parseAnalyticsQuery', () => {
 
   it('reads intervalType, TermCount and termCount, offsets and bare dates', () => {
     const r = parseAnalyticsQuery({ from: '2026-11-01', to: '2026-11-02T02:00:00+02:00', intervalType: '3', termCount: '12' }, now);
-    expect(r).toEqual({ fromMs: Date.parse('2026-11-01T00:00:00Z'), toMs: Date.parse('2026-11-02T00:00:00Z'), interval: 'month', termCount: 12 });
+    expect(r).toEqual({ fromMs: Date.parse('2026-11-01T00:00:00Z'), toMs: Date.parse('2026-11-02T00:00:00Z'), interval: 'month', termCount: 12, excludeBots: false });
     expect(parseAnalyticsQuery({ TermCount: '100' }, now).termCount).toBe(100);
+  });
+
+  it('reads excludeBots, and minutes for windows of up to 48 hours within the last 7 days', () => {
+    expect(parseAnalyticsQuery({ excludeBots: 'true' }, now).excludeBots).toBe(true);
+    expect(parseAnalyticsQuery({ excludeBots: 'false' }, now).excludeBots).toBe(false);
+    expect(parseAnalyticsQuery({ intervalType: '4' }, now)).toMatchObject({ fromMs: now - 24 * H, interval: 'minute' });
+    expect(parseAnalyticsQuery({ intervalType: '4', from: '2026-11-19T06:30:00Z', to: '2026-11-21T06:30:00Z' }, now).interval).toBe('minute');
+    // the interval is never chosen by the minute on its own
+    expect(parseAnalyticsQuery({ from: '2026-11-21T06:00:00Z', to: '2026-11-21T06:30:00Z' }, now).interval).toBe('hour');
   });
 
   it.each([
     [{ intervalType: '0' }],
     [{ intervalType: '1.5' }],
+    [{ intervalType: '5' }],
+    [{ intervalType: '4', from: '2026-11-19T06:29:59Z', to: '2026-11-21T06:30:00Z' }], // 48 h and a second
+    [{ intervalType: '4', from: '2026-11-14T06:29:00Z', to: '2026-11-14T07:00:00Z' }], // before the 7 days minutes are kept
+    [{ excludeBots: 'yes' }],
+    [{ excludeBots: ['true', 'true'] }],
     [{ TermCount: '-1' }],
     [{ from: '2026-11-31T00:00:00Z' }],
     [{ from: '2026-11-01T24:00:00Z' }],
