@@ -70,6 +70,18 @@ describe('intervalStarts', () => {
 
 describe('splitRange', () => {
   const D = 24 * H;
+  it('without subtraction (states), reads a day the window mostly covers as hours', () => {
+    expect(splitRange(D + 2 * H + 5, 3 * D + 22 * H, { days: true, subtract: false })).toEqual({
+      days: [{ fromMs: 2 * D, toMs: 3 * D }],
+      hours: [
+        { fromMs: D + 3 * H, toMs: 2 * D },
+        { fromMs: 3 * D, toMs: 3 * D + 22 * H },
+      ],
+      minusHours: [],
+      edges: [{ fromMs: D + 2 * H + 5, toMs: D + 3 * H }],
+    });
+  });
+
   it('reads whole days, then whole hours, then the ragged ends from raw rows', () => {
     expect(splitRange(D + 14 * H + 5, 4 * D + 9 * H + 7)).toEqual({
       days: [{ fromMs: 2 * D, toMs: 4 * D }],

@@ -43,7 +43,7 @@ function joined(spans: Span[]): Span[] {
  * a day the window covers most of (more than 12 whole hours) is read whole from the daily level
  * minus its hours outside the window: fewer hourly rows than its hours inside, for the same sum.
  */
-export function splitRange(fromMs: number, toMs: number, units: { days: boolean } = { days: true }): RangeSplit {
+export function splitRange(fromMs: number, toMs: number, units: { days: boolean; subtract?: boolean } = { days: true }): RangeSplit {
   const out: RangeSplit = { days: [], hours: [], minusHours: [], edges: [] };
   const hoursAndEdges = (from: number, to: number) => {
     if (from >= to) return;
@@ -60,7 +60,8 @@ export function splitRange(fromMs: number, toMs: number, units: { days: boolean 
   const partOfDay = (from: number, to: number) => {
     if (from >= to) return;
     const h = whole(from, to, HOUR);
-    if (!h || h.toMs - h.fromMs <= 12 * HOUR) {
+    // states (percentiles, visitors) cannot be taken away: without subtraction, hours and edges
+    if (!h || h.toMs - h.fromMs <= 12 * HOUR || units.subtract === false) {
       hoursAndEdges(from, to);
       return;
     }

@@ -54,10 +54,12 @@ const rawStates = (where: string, bucket: string) =>
 
 /**
  * Hours: totals from the hourly totals, which hold bots too — their own hourly totals are counted
- * as bots, or taken away without bots —, percentile and visitor states from the hourly stats.
+ * as bots, or taken away without bots —, percentile and visitor states from the hourly stats, and
+ * for daily and monthly intervals from the daily stats for whole days (states cannot be taken
+ * away, so a partial day is read as hours).
  */
-function hourParts(scope: Scope): IntervalParts {
-  const w = windowSql(scope, { days: false }); // hourly rows are few (24 a day): no daily level needed
+function hourParts(scope: Scope, interval: Interval): IntervalParts {
+  const w = windowSql(scope, { days: false }); // hourly totals are few (24 a day): no daily level needed
   const humans = scope.excludeBots ? HUMANS : '';
   const out: IntervalParts = { sums: [], states: [], params: w.params };
   if (w.hours) {
@@ -69,12 +71,13 @@ function hourParts(scope: Scope): IntervalParts {
         ? `SELECT hour, -toInt64(requests), -toInt64(bytes), -toInt64(serve_time_ms), -toInt64(hits), -toInt64(misses), toInt64(0) FROM cdn_bots_hourly WHERE ${w.hours}`
         : `SELECT hour, toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(requests) FROM cdn_bots_hourly WHERE ${w.hours}`,
     );
-    out.states.push(`SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${w.hours}${humans}`);
   }
-  if (w.raw) {
-    out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
-    out.states.push(rawStates(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
-  }
+  if (w.raw) out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
+  const s = interval === 'hour' ? w : windowSql(scope, { days: true, subtract: false, tag: 's' });
+  Object.assign(out.params, s.params);
+  if (s.days) out.states.push(`SELECT toDateTime(day, 'UTC') AS t, serve_time, visitors FROM cdn_stats_daily WHERE ${s.days}${humans}`);
+  if (s.hours) out.states.push(`SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${s.hours}${humans}`);
+  if (s.raw) out.states.push(rawStates(`${s.raw}${humans}`, 'toStartOfHour(timestamp)'));
   return out;
 }
 
@@ -101,7 +104,7 @@ function minuteParts(scope: Scope): IntervalParts {
  * the sums and the merged states, joined on the interval.
  */
 export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval): Promise<Intervals> {
-  const parts = interval === 'minute' ? minuteParts(scope) : hourParts(scope);
+  const parts = interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval);
   const bucket = BUCKET_SQL[interval];
   const rows = await store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number }>(
     `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, uniqMerge(vs) OVER () AS all

@@ -31,16 +31,18 @@ export interface WindowSql {
   params: QueryParams;
 }
 
-export function windowSql(scope: Scope, options: { days: boolean }): WindowSql {
+/** `tag` prefixes the parameter names, so that two splits of one window can share a statement. */
+export function windowSql(scope: Scope, options: { days: boolean; subtract?: boolean; tag?: string }): WindowSql {
   const split = splitRange(scope.fromMs, scope.toMs, options);
   const params: QueryParams = { org: scope.orgId, dist: scope.distributionId };
   const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
   const spansSql = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
     if (spans.length === 0) return null;
     const parts = spans.map((s, i) => {
-      params[`${prefix}${i}a`] = value(s.fromMs);
-      params[`${prefix}${i}b`] = value(s.toMs);
-      return `(${cond(`${prefix}${i}a`, `${prefix}${i}b`)})`;
+      const name = `${options.tag ?? ''}${prefix}${i}`;
+      params[`${name}a`] = value(s.fromMs);
+      params[`${name}b`] = value(s.toMs);
+      return `(${cond(`${name}a`, `${name}b`)})`;
     });
     return `(${parts.join(' OR ')})`;
   };

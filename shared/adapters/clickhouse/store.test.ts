@@ -88,6 +88,8 @@ describe('analytics store', () => {
       'cdn_server_error_paths_daily_mv',
       'cdn_server_error_paths_hourly',
       'cdn_server_error_paths_hourly_mv',
+      'cdn_stats_daily',
+      'cdn_stats_daily_mv',
       'cdn_stats_hourly',
       'cdn_stats_hourly_mv',
       'cdn_status_hourly',
