@@ -44,7 +44,7 @@ export interface DistributionAnalytics {
 }
 
 export type BreakdownKind = 'geo' | 'path' | 'device' | 'referers';
-export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime';
+export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime' | 'assets';
 
 /** The groups each breakdown endpoint returns, result key → dimension. */
 export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> = {
@@ -211,6 +211,8 @@ export function emptyAnalytics(kind: ReportKind): unknown {
       return { humanRequests: 0, humanBytes: 0, botRequests: 0, botBytes: 0, topBots: none() };
     case 'realtime':
       return { from: null, numberOfRequests: 0, bytes: 0, perMinute: [] };
+    case 'assets':
+      return { requests: 0, bytes: 0, bytesSaved: 0, assets: [], otherRequests: 0, formats: [] };
     default:
       return Object.fromEntries(Object.keys(BREAKDOWN_GROUPS[kind]).map((key) => [key, none()]));
   }

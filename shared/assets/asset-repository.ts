@@ -148,3 +148,13 @@ function appendMetadata(sets: string[], params: unknown[], meta: AssetMetadata):
     sets.push(`${column} = $${params.length}`);
   }
 }
+
+/** The title and original size of each of `ids` that exists (deleted ones included: their traffic stays). */
+export async function findAssetSizes(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, { title: string | null; size: number }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; title: string | null; file_name: string | null; size: string | number }>(
+    'SELECT id, title, file_name, size FROM assets WHERE org_id = $1 AND id = ANY($2::text[])',
+    [orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, { title: r.title ?? r.file_name, size: Number(r.size) }]));
+}

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTraffic, ndjson, toCanonical, type TrafficEvent } from '../fixtures/cdn-logs/traffic.js';
+import { insertAsset } from '../../shared/assets/asset-repository.js';
+import { newId, newVersionId } from '../../shared/ids.js';
 import { createVisitorSalts } from '../../shared/ingest/visitor-salts.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
@@ -28,7 +30,7 @@ describe('analytics in depth', () => {
     app = await startTestApp();
     org = await createAnalyticsOrg(app);
     other = await createAnalyticsOrg(app);
-    for (const d of ['live', 'ips', 'keys']) await createDistribution(app, org, d);
+    for (const d of ['live', 'ips', 'keys', 'images']) await createDistribution(app, org, d);
     await createDistribution(app, other, 'live');
   });
   afterAll(async () => {
@@ -165,5 +167,67 @@ describe('analytics in depth', () => {
     expect(saltFor(ms)).toHaveLength(32);
     const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM visitor_salts WHERE created_at < now() - interval '48 hours'`);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('assets: image traffic per asset and the bytes each format saved against the original', async () => {
+    const asset = async (orgId: string, size: number, title: string) => {
+      const id = newId();
+      const versionId = newVersionId();
+      await insertAsset(app.services.db, orgId, id, { versionId, type: 'IMAGE', contentType: 'image/jpeg', size, width: 100, height: 100, duration: null, posterKey: null, placeholder: null }, { title });
+      return { id, versionId };
+    };
+    const a = await asset(org.orgId, 50_000, 'Hero');
+    const b = await asset(org.orgId, 20_000, 'Logo');
+    const theirs = await asset(other.orgId, 90_000, 'Theirs');
+    const unknown = { id: 'gone0000000000000000', versionId: 'v1' };
+    const img = (o: string, x: { id: string; versionId: string }, ops: string) => `/img/SIG/${o}/${x.id}/${x.versionId}/${ops}`;
+    const old = Math.floor(Date.now() / DAY) * DAY - 3 * DAY + 5 * 3_600_000;
+    const recent = Date.now() - 10 * MINUTE;
+    const lines: Array<{ at: number; path: string; bytes: number; status?: number; ua?: string }> = [
+      ...Array.from({ length: 5 }, (_, i) => ({ at: i % 2 ? old : recent, path: img(org.orgId, a, 'w_800,fp_0.25_0.4.webp'), bytes: 8_000 })),
+      ...Array.from({ length: 3 }, () => ({ at: old, path: img(org.orgId, a, 'w_800.AVIF'), bytes: 6_000 })),
+      ...Array.from({ length: 2 }, () => ({ at: recent, path: img(org.orgId, a, 'w_1600.jpg'), bytes: 20_000, ua: GOOGLEBOT })),
+      ...Array.from({ length: 4 }, () => ({ at: old, path: img(org.orgId, b, 'w_200.webp'), bytes: 5_000 })),
+      ...Array.from({ length: 2 }, () => ({ at: recent, path: img(org.orgId, unknown, 'w_200.webp'), bytes: 1_000 })),
+      // not this organization's images: refused, another organization's, another shape, not /img
+      { at: recent, path: img(org.orgId, a, 'w_800.webp'), bytes: 100, status: 403 },
+      { at: recent, path: img(other.orgId, theirs, 'w_800.webp'), bytes: 7_000 },
+      { at: recent, path: `/img/SIG/${org.orgId}/${a.id}/w_800.webp`, bytes: 7_000 },
+      { at: recent, path: '/articles/launch', bytes: 7_000 },
+    ];
+    const res = await pushLogs(
+      app,
+      org.ingestToken,
+      'images',
+      ndjson(lines.map((l) => ({ timestamp: new Date(l.at).toISOString(), clientIp: '8.8.8.8', method: 'GET', host: 'h', path: l.path, status: l.status ?? 200, bytes: l.bytes, serveTimeMs: 1, cacheStatus: 'HIT', referer: '', userAgent: l.ua ?? 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0' }))),
+    );
+    expect(res.body.result).toMatchObject({ accepted: lines.length });
+    await waitForSpool(app, org.orgId);
+    const url = (query: string) =>
+      `/api/v1/projects/${org.projectId}/distributions/images/analytics/assets?from=${new Date(old - 7 * 3_600_000 - 1234).toISOString()}&to=${new Date(Date.now() + MINUTE).toISOString()}${query}`;
+    const got = await app.json(url('&TermCount=2'), { token: org.analyticsToken });
+    expect(got.status).toBe(200);
+    expect(got.body.result).toEqual({
+      requests: 16,
+      bytes: 5 * 8_000 + 3 * 6_000 + 2 * 20_000 + 4 * 5_000 + 2 * 1_000,
+      bytesSaved: 5 * 50_000 - 40_000 + (3 * 50_000 - 18_000) + (2 * 50_000 - 40_000) + (4 * 20_000 - 20_000),
+      assets: [
+        { id: a.id, title: 'Hero', requests: 10, bytes: 98_000, originalBytes: 50_000 },
+        { id: b.id, title: 'Logo', requests: 4, bytes: 20_000, originalBytes: 20_000 },
+      ],
+      otherRequests: 2,
+      formats: [
+        { format: 'webp', requests: 11, bytes: 62_000, bytesSaved: 5 * 50_000 - 40_000 + (4 * 20_000 - 20_000) },
+        { format: 'avif', requests: 3, bytes: 18_000, bytesSaved: 3 * 50_000 - 18_000 },
+        { format: 'jpg', requests: 2, bytes: 40_000, bytesSaved: 2 * 50_000 - 40_000 },
+      ],
+    });
+    const humans = await app.json(url('&excludeBots=true&TermCount=5'), { token: org.analyticsToken });
+    expect(humans.body.result.formats.map((f: { format: string }) => f.format)).toEqual(['webp', 'avif']);
+    expect(humans.body.result.assets.map((x: { id: string; requests: number }) => [x.id, x.requests])).toEqual([[a.id, 8], [b.id, 4], [unknown.id, 2]]);
+    expect(humans.body.result.assets[2]).toMatchObject({ title: null, originalBytes: null });
+    // another organization sees none of it
+    const theirsRes = await app.json(`/api/v1/projects/${org.projectId}/distributions/images/analytics/assets`, { token: other.analyticsToken });
+    expect(theirsRes.status).toBe(404);
   });
 });

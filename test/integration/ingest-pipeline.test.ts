@@ -149,11 +149,11 @@ describe('ingest pipeline', () => {
   it('a group inserted again after a crash between its insert and being marked done is counted once', async () => {
     await app.services.analytics.command('DETACH TABLE cdn_logs');
     let attached = false;
-    type Spooled = { id: string; group_id: string | null; blob_key: string; attempts: number; state: string };
+    type Spooled = { id: string; group_id: string | null; blob_key: string; attempts: number; state: string; last_error: string | null };
     const spooled = async () =>
       (
         await app.services.db.query<Spooled>(
-          `SELECT id, group_id, blob_key, attempts, state FROM ingest_batches WHERE org_id = $1 AND distribution_id = 'crash' ORDER BY id`,
+          `SELECT id, group_id, blob_key, attempts, state, last_error FROM ingest_batches WHERE org_id = $1 AND distribution_id = 'crash' ORDER BY id`,
           [org.orgId],
         )
       ).rows;
@@ -163,7 +163,8 @@ describe('ingest pipeline', () => {
       const deadline = Date.now() + 20_000;
       await drainSpool(app.services);
       while (Date.now() < deadline && !(await spooled()).every((b) => b.state === 'done')) await new Promise((r) => setTimeout(r, 50));
-      expect((await spooled()).map((b) => b.state)).toEqual(['done', 'done', 'done']);
+      // a batch that is not done says why (ci45 saw one dead-lettered once, its reason unrecorded)
+      expect((await spooled()).map((b) => (b.state === 'done' ? 'done' : `${b.state}: ${b.last_error}`))).toEqual(['done', 'done', 'done']);
     };
     try {
       for (const seed of [20, 21, 22]) expect((await pushLogs(app, org.ingestToken, 'crash', ndjson(events(100, seed)))).status).toBe(200);

@@ -1,18 +1,19 @@
 import { Router, type Request } from 'express';
 import { parseAnalyticsQuery } from '../../../shared/analytics/range.js';
 import { botAnalytics, breakdown, distributionAnalytics, emptyAnalytics, realtimeAnalytics, statusAnalytics, type ReportKind } from '../../../shared/analytics/reports.js';
+import { imageAnalytics } from '../../../shared/analytics/image-report.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * The analytics endpoints (scope `analytics`): the original five and status, bots, realtime. A regular expression instead of a
+ * The analytics endpoints (scope `analytics`): the original five and status, bots, realtime, assets. A regular expression instead of a
  * path template because the API answers an empty project or distribution id (`/projects//…`)
  * answered with an empty result, and a template parameter never matches an empty segment. Only
  * version 1 exists; any other version falls through to the 404 envelope.
  */
-const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime))?\/?$/;
+const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime|assets))?\/?$/;
 
 function ids(req: Request): { projectId: string; distributionId: string; kind: ReportKind } {
   const params = req.params as unknown as Record<string, string | undefined>;
@@ -45,6 +46,9 @@ export function analyticsRoutes(services: Services): Router {
         return;
       case 'realtime':
         res.json(ok(await realtimeAnalytics(store, scope)));
+        return;
+      case 'assets':
+        res.json(ok(await imageAnalytics(store, services.db, scope, range)));
         return;
       default:
         res.json(ok(await breakdown(store, scope, range, kind)));

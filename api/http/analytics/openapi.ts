@@ -111,6 +111,40 @@ const schemas = {
       },
     },
   },
+  ImageAnalytics: {
+    type: 'object',
+    required: ['requests', 'bytes', 'bytesSaved', 'assets', 'otherRequests', 'formats'],
+    properties: {
+      requests: { ...int32, description: "Requests for the organization's signed derivatives (/img/…) answered below 400." },
+      bytes,
+      bytesSaved: { ...bytes, description: "Requests × the original's size − the bytes served, over the assets still known." },
+      assets: {
+        type: 'array',
+        description: 'The TermCount most requested assets.',
+        items: {
+          type: 'object',
+          required: ['id', 'title', 'requests', 'bytes', 'originalBytes'],
+          properties: {
+            id: { type: 'string' },
+            title: { type: ['string', 'null'], description: 'Title or file name; null for an asset no longer known.' },
+            requests: int32,
+            bytes,
+            originalBytes: { type: ['integer', 'null'], format: 'int64', description: "The original's size; null for an asset no longer known." },
+          },
+        },
+      },
+      otherRequests: { ...int32, description: 'Image requests of the assets not listed.' },
+      formats: {
+        type: 'array',
+        description: 'Every output format served, most requested first.',
+        items: {
+          type: 'object',
+          required: ['format', 'requests', 'bytes', 'bytesSaved'],
+          properties: { format: { type: 'string' }, requests: int32, bytes, bytesSaved: bytes },
+        },
+      },
+    },
+  },
   AnalyticsSettings: {
     type: 'object',
     required: ['clientIps'],
@@ -181,6 +215,7 @@ export const analytics: OpenApiFragment = {
     [`${base}/status`]: op('Requests by status class and code, and the paths answered 4xx and 5xx', ref('StatusAnalytics')),
     [`${base}/bots`]: op('Bot and human requests and bytes, and the top bots', ref('BotAnalytics')),
     [`${base}/realtime`]: op('The last 30 minutes by the minute (from and to are ignored)', ref('RealtimeAnalytics')),
+    [`${base}/assets`]: op('Image traffic per asset, and the bytes saved per output format', ref('ImageAnalytics')),
     '/management/v1/analytics-settings': {
       get: {
         summary: 'What the raw CDN logs keep of client IP addresses',

@@ -86,6 +86,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/status': 'getAnalyticsStatus',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/bots': 'getAnalyticsBots',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/realtime': 'getAnalyticsRealtime',
+  'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/assets': 'getAnalyticsAssets',
   'GET /management/v1/analytics-settings': 'getAnalyticsSettings',
   'PUT /management/v1/analytics-settings': 'putAnalyticsSettings',
   'POST /ingest/v1/distributions/{distributionId}/logs': 'pushLogs',

@@ -73,6 +73,10 @@ describe('analytics store', () => {
       'cdn_client_error_paths_daily_mv',
       'cdn_client_error_paths_hourly',
       'cdn_client_error_paths_hourly_mv',
+      'cdn_images_daily',
+      'cdn_images_daily_mv',
+      'cdn_images_hourly',
+      'cdn_images_hourly_mv',
       'cdn_logs',
       'cdn_minutes',
       'cdn_minutes_mv',
@@ -192,7 +196,7 @@ describe('analytics store: the audience-depth migration on existing data', () =>
 
   it('adds the columns with defaults, and a 19-column line spooled before inserts with all 22 named', async () => {
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
-    expect(report.applied).toEqual(['0003-create-audience-depth.sql']);
+    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql']);
     await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number }>(
       'SELECT path, is_bot, bot_name, visitor FROM cdn_logs ORDER BY path',
