@@ -51,7 +51,8 @@ describe('client IPs as stored', () => {
     expect(storedClientIp('2001:db8:85a3:8d3:1319:8a2e:370:7348', 'truncated')).toBe('2001:db8:85a3::');
     expect(storedClientIp('2001:db8::1', 'truncated')).toBe('2001:db8:0::');
     expect(storedClientIp('::1', 'truncated')).toBe('0:0:0::');
-    expect(storedClientIp('::ffff:192.0.2.128', 'truncated')).toBe('0:0:0::');
+    expect(storedClientIp('::ffff:192.0.2.128', 'truncated')).toBe('::ffff:192.0.2.0');
+    expect(storedClientIp('::FFFF:192.0.2.128', 'truncated')).toBe('::FFFF:192.0.2.0');
     expect(storedClientIp('fe80::1%eth0', 'truncated')).toBe('fe80:0:0::');
     expect(storedClientIp('not-an-ip', 'truncated')).toBe('');
     expect(storedClientIp('203.0.113.77', 'none')).toBe('');

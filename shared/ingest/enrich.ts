@@ -144,15 +144,16 @@ function ipv6Groups(ip: string): number[] {
 }
 
 /**
- * The IP as an organization keeps it: whole, its network part (IPv4 without the last octet,
- * IPv6 without the last 80 bits — its first 48 kept) or nothing. Text that is no IP is not kept
+ * The IP as an organization keeps it: whole, its network part (IPv4 — also mapped into IPv6 —
+ * without the last octet, IPv6 without the last 80 bits — its first 48 kept) or nothing. Text that is no IP is not kept
  * in part.
  */
 export function storedClientIp(ip: string, mode: ClientIpMode): string {
   if (mode === 'full' || ip === '') return ip;
   if (mode === 'none') return '';
   const kind = isIP(ip);
-  if (kind === 4) return ip.slice(0, ip.lastIndexOf('.')) + '.0';
+  // an IPv4 address, or one mapped into IPv6 (::ffff:192.0.2.1), loses its last octet
+  if (kind === 4 || (kind === 6 && /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip))) return ip.slice(0, ip.lastIndexOf('.')) + '.0';
   if (kind !== 6) return '';
   return `${ipv6Groups(ip)
     .slice(0, 3)
