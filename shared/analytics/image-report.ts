@@ -3,6 +3,7 @@ import type { Queryable } from '../adapters/db/index.js';
 import { findAssetSizes } from '../assets/asset-repository.js';
 import { queryImageTraffic } from './image-queries.js';
 import type { AnalyticsRange } from './range.js';
+import { mostFirst } from './reports.js';
 import type { Scope } from './window-sql.js';
 
 export interface AssetTraffic {
@@ -58,12 +59,10 @@ export async function imageAnalytics(store: AnalyticsStore, db: Queryable, scope
     if (size !== undefined) f.bytesSaved += r.requests * size - r.bytes;
     perFormat.set(r.format, f);
   }
-  const byRequests = <T extends { requests: number }>(key: (t: T) => string) => (a: T, b: T) =>
-    b.requests - a.requests || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
   const assets = [...perAsset]
     .map(([id, t]) => ({ id, title: sizes.get(id)?.title ?? null, requests: t.requests, bytes: t.bytes, originalBytes: sizes.get(id)?.size ?? null }))
-    .sort(byRequests((a) => a.id));
-  const formats = [...perFormat.values()].sort(byRequests((f) => f.format));
+    .sort(mostFirst<AssetTraffic>((a) => a.requests, (a) => a.id));
+  const formats = [...perFormat.values()].sort(mostFirst<FormatTraffic>((f) => f.requests, (f) => f.format));
   const top = assets.slice(0, range.termCount);
   const requests = assets.reduce((n, a) => n + a.requests, 0);
   return {

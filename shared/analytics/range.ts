@@ -18,7 +18,7 @@ const DAY = 24 * HOUR;
 /** `intervalType` codes: 1 hourly, 2 daily, 3 monthly (the original three), 4 by the minute. */
 const INTERVAL_BY_TYPE: Record<string, Interval> = { '1': 'hour', '2': 'day', '3': 'month', '4': 'minute' };
 /** Minute figures are kept this long (the TTL of `cdn_minutes`) and asked for windows up to 48 h. */
-export const MINUTE_DAYS = 7;
+const MINUTE_DAYS = 7;
 const MINUTE_WINDOW_MS = 48 * HOUR;
 /** Upper bound on zero-filled intervals in one answer (ten years of days; hourly for ~14 months). */
 const MAX_INTERVALS = 10_000;
@@ -56,7 +56,7 @@ function parseTime(value: string, name: string): number {
 }
 
 /** `true` or `false` (absent: false). */
-export function parseFlag(value: string | undefined, name: string): boolean {
+function parseFlag(value: string | undefined, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
   throw badRequest(`${name}: must be true or false.`);

@@ -54,6 +54,12 @@ export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> 
   referers: { referers: 'referer', continents: 'continent', countries: 'country' },
 };
 
+/** Most `count` first, ties by `name` ascending: the order of every list of the reports. */
+export const mostFirst =
+  <T>(count: (t: T) => number, name: (t: T) => string) =>
+  (a: T, b: T): number =>
+    count(b) - count(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
+
 const group = (buckets: BucketGroup['buckets'], total: number): BucketGroup => ({
   otherCount: total - buckets.reduce((s, b) => s + b.count, 0),
   buckets,
@@ -115,8 +121,10 @@ export async function statusAnalytics(store: AnalyticsStore, scope: Scope, range
   const [statuses, top] = await Promise.all([queryStatuses(store, scope), queryTopValues(store, scope, ['clientErrorPath', 'serverErrorPath'], range.termCount)]);
   const total = statuses.reduce((n, s) => n + s.requests, 0);
   const inClass = (c: number) => statuses.filter((s) => Math.floor(s.status / 100) === c).reduce((n, s) => n + s.requests, 0);
-  const byCount = (a: Bucket, b: Bucket) => b.count - a.count || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  const codes = statuses.map((s) => ({ name: String(s.status), count: s.requests })).sort(byCount).slice(0, range.termCount);
+  const codes = statuses
+    .map((s) => ({ name: String(s.status), count: s.requests }))
+    .sort(mostFirst<Bucket>((b) => b.count, (b) => b.name))
+    .slice(0, range.termCount);
   return {
     statusClasses: { otherCount: 0, buckets: [1, 2, 3, 4, 5].map((c) => ({ name: `${c}xx`, count: inClass(c) })) },
     statusCodes: group(codes, total),

@@ -30,6 +30,7 @@ export function createVisitorSalts(db: Queryable): VisitorSalts {
       for (const ms of timestamps) days.add(Math.floor(ms / DAY_MS));
       const missing = [...days].filter((d) => (remembered.get(d)?.until ?? 0) <= now);
       if (missing.length > 0) {
+        for (const [day, r] of remembered) if (r.until <= now) remembered.delete(day);
         if (now - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = now;
           await db.query(`DELETE FROM visitor_salts WHERE created_at < now() - make_interval(secs => $1::double precision / 1000)`, [SALT_KEEP_MS]);

@@ -3,7 +3,7 @@ import { startClickHouseStub } from '../support/clickhouse-stub.js';
 import { freePort } from '../support/free-port.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { setupOrg, type GqlOrg } from './graphql-support.js';
-import { createAnalyticsOrg, createDistribution, pushLogs, type AnalyticsOrg } from './ingest-support.js';
+import { createAnalyticsOrg, createDistribution, ENDPOINTS, pushLogs, type AnalyticsOrg } from './ingest-support.js';
 
 /**
  * Content delivery does not depend on analytics: with CLICKHOUSE_URL pointing at nothing (and
@@ -45,10 +45,12 @@ describe('ClickHouse unreachable', () => {
   });
 
   it('analytics answers 503 with Retry-After in the envelope; ingest keeps spooling', async () => {
-    const res = await app.json(`/api/v1/projects/${analytics.projectId}/distributions/edge/analytics`, { token: analytics.analyticsToken });
-    expect(res.status).toBe(503);
-    expect(res.headers.get('retry-after')).toBe('5');
-    expect(res.body).toEqual({ success: false, errors: [expect.stringMatching(new RegExp(`^Analytics is unavailable: ClickHouse at 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`))], messages: [], result: null, resultInfo: null });
+    for (const suffix of ENDPOINTS) {
+      const res = await app.json(`/api/v1/projects/${analytics.projectId}/distributions/edge/analytics${suffix}`, { token: analytics.analyticsToken });
+      expect(res.status, suffix).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.body).toEqual({ success: false, errors: [expect.stringMatching(new RegExp(`^Analytics is unavailable: ClickHouse at 127\\.0\\.0\\.1:${port}: .*ECONNREFUSED`))], messages: [], result: null, resultInfo: null });
+    }
     const line = JSON.stringify({ timestamp: new Date().toISOString(), clientIp: '203.0.113.1', method: 'GET', host: 'h', path: '/x', status: 200, bytes: 1, serveTimeMs: 1 });
     const pushed = await pushLogs(app, analytics.ingestToken, 'edge', line);
     expect(pushed.status).toBe(200);

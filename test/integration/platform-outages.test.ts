@@ -53,6 +53,8 @@ describe.runIf(production)('Postgres stopped', () => {
         ['PATCH', '/locales/de', { name: 'Deutsch' }],
         ['DELETE', '/locales/de', undefined],
         ['GET', '/entries?locale=de', undefined],
+        ['GET', '/analytics-settings', undefined],
+        ['PUT', '/analytics-settings', { clientIps: 'none' }],
       ] as const) {
         const res = await app.json(`/management/v1${path}`, { method, token: org.manageToken, body });
         expect(res.status, `${method} ${path}`).toBe(503);

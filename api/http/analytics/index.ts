@@ -8,10 +8,11 @@ import { requireDistribution } from '../../../shared/tenancy/project-repository.
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * The analytics endpoints (scope `analytics`): the original five and status, bots, realtime, assets. A regular expression instead of a
- * path template because the API answers an empty project or distribution id (`/projects//…`)
- * answered with an empty result, and a template parameter never matches an empty segment. Only
- * version 1 exists; any other version falls through to the 404 envelope.
+ * The analytics endpoints (scope `analytics`): the original five, and status, bots, realtime and
+ * assets. A regular expression instead of a path template because the API answers an empty
+ * project or distribution id (`/projects//…`) with an empty result, and a template parameter
+ * never matches an empty segment. Only version 1 exists; any other version falls through to the
+ * 404 envelope.
  */
 const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime|assets))?\/?$/;
 

@@ -87,7 +87,7 @@ const schemas = {
     type: 'object',
     required: ['from', 'numberOfRequests', 'bytes', 'perMinute'],
     properties: {
-      from: { type: 'string', format: 'date-time', description: 'Start of the first of the 30 minutes; the last is the current minute.' },
+      from: { type: ['string', 'null'], format: 'date-time', description: 'Start of the first of the 30 minutes; the last is the current minute. null for an empty project or distribution id.' },
       numberOfRequests: int32,
       bytes,
       perMinute: {
