@@ -12,6 +12,8 @@ import { locateFfmpeg } from './assets/ffmpeg.js';
 import { createImagePathVerifier, type ImagePathVerifier } from './assets/verified-image-paths.js';
 import { createEnricher, type Enricher } from './ingest/enrich.js';
 import { createVisitorSalts, type VisitorSalts } from './ingest/visitor-salts.js';
+import { createEntryResolver, type EntryResolver } from './ingest/entry-resolver.js';
+import { createEntryTrafficReader, type EntryTrafficReader } from './analytics/entry-traffic-reader.js';
 import { createEventBus, type EventBus } from './adapters/bus/index.js';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
 import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
@@ -54,6 +56,10 @@ export interface Services {
   enricher: () => Promise<Enricher>;
   /** The daily salts of visitor keys, read from Postgres and remembered a while. */
   visitorSalts: VisitorSalts;
+  /** Paths of CDN log lines → the entries they served (the sites' URL patterns). */
+  entryResolver: EntryResolver;
+  /** Traffic per entry for the delivery API (system.traffic, ordering by traffic); rankings remembered a minute. */
+  entryTraffic: EntryTrafficReader;
   /** Word of committed events (LISTEN on the outbox), for the webhook dispatcher. */
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
@@ -136,6 +142,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     verifyImagePath: createImagePathVerifier(secrets.signing),
     enricher: once(() => createEnricher()),
     visitorSalts: createVisitorSalts(db),
+    entryResolver: createEntryResolver(db),
+    entryTraffic: createEntryTrafficReader(analytics),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     // a claim outlives the attempt's timeout (recording it included)

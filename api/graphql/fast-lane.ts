@@ -282,7 +282,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     const { state, tokenInUrl } = tenant;
     const keys = reads && state.scope === 'delivery' ? surrogateKeysOf(state.identity.orgId, reads) : [];
     const etag = (written.etag ??= etagOf(written.text));
-    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl), ETag: etag }, corsAndVaryOf(state, tokenInUrl));
+    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl, reads?.traffic === true), ETag: etag }, corsAndVaryOf(state, tokenInUrl));
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable
       markShareable(res);

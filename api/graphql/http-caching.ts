@@ -7,11 +7,16 @@ import type { RequestState } from './request-state.js';
  * publishable key): a shared cache keys on the URL, so an answer to a header token marked public
  * would be served to callers of any organization with the same query. Preview is never stored.
  */
-export function cacheControlOf(state: RequestState, tokenInUrl: boolean): string {
+export function cacheControlOf(state: RequestState, tokenInUrl: boolean, readTraffic = false): string {
   if (state.scope === 'preview') return 'private, no-store';
   const { maxAge, staleWhileRevalidate } = state.identity.delivery;
-  return `${tokenInUrl ? 'public' : 'private'}, max-age=${maxAge}, stale-while-revalidate=${staleWhileRevalidate}`;
+  // traffic figures change with no content write (no purge reaches them): a minute at most
+  const cap = (s: number) => (readTraffic ? Math.min(s, TRAFFIC_MAX_AGE) : s);
+  return `${tokenInUrl ? 'public' : 'private'}, max-age=${cap(maxAge)}, stale-while-revalidate=${cap(staleWhileRevalidate)}`;
 }
+
+/** Seconds an answer that read traffic figures may be reused (they are refreshed every minute). */
+export const TRAFFIC_MAX_AGE = 60;
 
 /**
  * What a cached answer depends on besides its URL: the media type asked for, the page's origin

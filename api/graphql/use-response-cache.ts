@@ -22,7 +22,8 @@ export interface ResponseCacheOptions {
  * version, scope, document, variables and operation. Every content write bumps the org's
  * content version in its own transaction, and the version is read before every cacheable
  * execution (one primary-key lookup), so a write is visible to the next request; old entries age
- * out of the LRU. Only error-free results are kept; a request becomes cacheable when it repeats.
+ * out of the LRU. Only error-free results are kept, and none that read traffic figures; a request
+ * becomes cacheable when it repeats.
  */
 export function useResponseCache(options: ResponseCacheOptions): Plugin {
   const lru = new LRUCache<string, { result: ExecutionResult; size: number; keys: readonly string[] }>({
@@ -58,6 +59,8 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
           if (!result || typeof result !== 'object' || Symbol.asyncIterator in result) return;
           const r = result as ExecutionResult;
           if (r.errors?.length) return;
+          // traffic figures change without a content write, which is what keys this cache
+          if (ctx.reads?.traffic) return;
           const keys = ctx.reads ? surrogateKeysOf(state.identity.orgId, ctx.reads) : [];
           lru.set(key, { result: r, size: JSON.stringify(r).length, keys });
         },

@@ -72,6 +72,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           models: state.org.models,
           signing: services.secrets.signing,
           publicBaseUrl: services.config.publicBaseUrl,
+          traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
       });
       // Resolvers read the delivery context members straight from the GraphQL context.
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);

@@ -44,7 +44,7 @@ export interface DistributionAnalytics {
 }
 
 export type BreakdownKind = 'geo' | 'path' | 'device' | 'referers';
-export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime' | 'assets';
+export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime' | 'assets' | 'entries';
 
 /** The groups each breakdown endpoint returns, result key → dimension. */
 export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> = {
@@ -221,6 +221,8 @@ export function emptyAnalytics(kind: ReportKind): unknown {
       return { from: null, numberOfRequests: 0, bytes: 0, perMinute: [] };
     case 'assets':
       return { requests: 0, bytes: 0, bytesSaved: 0, assets: [], otherRequests: 0, formats: [] };
+    case 'entries':
+      return { requests: 0, bytes: 0, entries: [], otherRequests: 0 };
     default:
       return Object.fromEntries(Object.keys(BREAKDOWN_GROUPS[kind]).map((key) => [key, none()]));
   }

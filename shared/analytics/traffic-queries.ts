@@ -1,6 +1,6 @@
 import type { AnalyticsStore, QueryParams } from '../adapters/clickhouse/index.js';
 import type { Interval } from './range.js';
-import { HUMANS, minuteWindowSql, windowSql, type Scope } from './window-sql.js';
+import { HUMANS, minuteWindowSql, tenantSql, windowSql, type Scope } from './window-sql.js';
 
 /**
  * Figures over time: totals per interval, serve-time percentiles and unique visitors, status
@@ -161,14 +161,15 @@ export async function queryRecentMinutes(
   scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots'>,
   fromMs: number,
 ): Promise<Array<IntervalRow & { clientErrors: number; serverErrors: number; p50: number; p95: number; p99: number; visitors: number }>> {
+  const tenant = tenantSql(scope);
   const rows = await store.query<IntervalRow & { clientErrors: number; serverErrors: number; q: number[]; visitors: number }>(
     `SELECT toUnixTimestamp(minute) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve_time_ms) AS serve, sum(hits) AS hits,
        sum(misses) AS misses, sum(client_errors) AS clientErrors, sum(server_errors) AS serverErrors,
        quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q, uniqMerge(visitors) AS visitors
      FROM cdn_minutes
-     WHERE org_id = {org:String} AND distribution_id = {dist:String} AND minute >= toDateTime({from:UInt32}, 'UTC')${scope.excludeBots ? HUMANS : ''}
+     WHERE ${tenant.tenant} AND minute >= toDateTime({from:UInt32}, 'UTC')${scope.excludeBots ? HUMANS : ''}
      GROUP BY minute ORDER BY minute`,
-    { org: scope.orgId, dist: scope.distributionId, from: Math.floor(fromMs / 1000) },
+    { ...tenant.params, from: Math.floor(fromMs / 1000) },
   );
   return rows.map(({ q, ...r }) => ({ ...r, p50: q[0], p95: q[1], p99: q[2] }));
 }

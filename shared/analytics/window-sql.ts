@@ -9,11 +9,18 @@ import { splitRange, type Span } from './split-range.js';
 /** Whose traffic and which window; `toMs` exclusive. */
 export interface Scope {
   orgId: string;
-  distributionId: string;
+  /** One distribution of the organization; null for all of them. */
+  distributionId: string | null;
   fromMs: number;
   toMs: number;
   /** Leave out requests whose user agent is a bot's. */
   excludeBots?: boolean;
+}
+
+/** The condition on whose rows: the organization's, of one distribution or of all. */
+export function tenantSql(scope: Pick<Scope, 'orgId' | 'distributionId'>): { tenant: string; params: QueryParams } {
+  if (scope.distributionId === null) return { tenant: 'org_id = {org:String}', params: { org: scope.orgId } };
+  return { tenant: 'org_id = {org:String} AND distribution_id = {dist:String}', params: { org: scope.orgId, dist: scope.distributionId } };
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -34,8 +41,7 @@ export interface WindowSql {
 /** `tag` prefixes the parameter names, so that two splits of one window can share a statement. */
 export function windowSql(scope: Scope, options: { days: boolean; subtract?: boolean; tag?: string }): WindowSql {
   const split = splitRange(scope.fromMs, scope.toMs, options);
-  const params: QueryParams = { org: scope.orgId, dist: scope.distributionId };
-  const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
+  const { tenant, params } = tenantSql(scope);
   const spansSql = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
     if (spans.length === 0) return null;
     const parts = spans.map((s, i) => {
@@ -74,8 +80,8 @@ export function minuteWindowSql(scope: Scope): { minutes: string | null; raw: st
   const MINUTE = 60_000;
   const a = Math.ceil(scope.fromMs / MINUTE) * MINUTE;
   const b = Math.floor(scope.toMs / MINUTE) * MINUTE;
-  const params: QueryParams = { org: scope.orgId, dist: scope.distributionId, ma: a / 1000, mb: b / 1000, ra: scope.fromMs, rb: scope.toMs };
-  const tenant = 'org_id = {org:String} AND distribution_id = {dist:String}';
+  const { tenant, params } = tenantSql(scope);
+  Object.assign(params, { ma: a / 1000, mb: b / 1000, ra: scope.fromMs, rb: scope.toMs });
   const bots = scope.excludeBots ? HUMANS : '';
   if (a >= b) {
     return { minutes: null, raw: `${tenant} AND timestamp >= fromUnixTimestamp64Milli({ra:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({rb:Int64}, 'UTC')${bots}`, params };

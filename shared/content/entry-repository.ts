@@ -262,3 +262,13 @@ export async function entriesAfter(
   }
   return [...out.values()].map((e) => ({ ...e, references: [...e.references] }));
 }
+
+/** Model alias and title of the org's entries among `ids` (their current version), for reports. */
+export async function findEntryLabels(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, { model: string; title: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; model_alias: string; title: string | null }>(
+    'SELECT id, model_alias, title FROM entries WHERE org_id = $1 AND in_preview AND id = ANY($2::text[])',
+    [orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, { model: r.model_alias, title: r.title }]));
+}

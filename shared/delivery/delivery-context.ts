@@ -1,6 +1,7 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 import { ReadSet } from '../edge/surrogate-keys.js';
+import type { EntryTrafficReader } from '../analytics/entry-traffic-reader.js';
 import type { OrgLocales } from '../content/locale-types.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
 import { LocaleReads } from './locale-reads.js';
@@ -20,6 +21,8 @@ export interface DeliveryContext {
   reads: ReadSet;
   /** Which locale each value of a localized query was read in. */
   locale: LocaleReads;
+  /** Traffic per entry, for a token that also has the analytics scope; null otherwise. */
+  traffic: EntryTrafficReader | null;
 }
 
 export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {

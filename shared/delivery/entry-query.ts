@@ -3,7 +3,7 @@ import { entryFilterSql, modelFilterSql } from './filters/entry-filter.js';
 import { checkFilterLimits } from './filters/filter-limits.js';
 import { visibleSql, type DeliveryScope, type FilterEnv } from './filters/filter-env.js';
 import type { LocaleChain } from './field-sql.js';
-import { compileOrder, type OrderKey } from './order-sql.js';
+import { compileOrder, type TrafficRanking, type OrderKey } from './order-sql.js';
 import { and, SqlParams } from './sql-params.js';
 
 export type Input = Record<string, unknown>;
@@ -21,6 +21,8 @@ export interface EntryQuery {
   locale?: LocaleChain;
   /** Restricts the set further (relations): SQL over the entry alias `e`, may use the env params. */
   restrict?: (env: FilterEnv) => string;
+  /** Requests per entry, when the order names system.traffic (read before the query). */
+  traffic?: TrafficRanking | null;
 }
 
 export interface CompiledQuery {
@@ -36,7 +38,7 @@ export interface CompiledQuery {
 /** Compiles filter and order first (order errors surface before any SQL runs). */
 export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): CompiledQuery {
   checkFilterLimits(q.where);
-  const keys = compileOrder(q.model, q.order, 'e', q.locale);
+  const keys = compileOrder(q.model, q.order, 'e', q.locale, q.traffic);
   const env: FilterEnv = { params, org: params.add(q.orgId), scope: q.scope, models: q.models, locale: q.locale, flags: { wantsDeleted: false } };
   const parts = [`e.org_id = ${env.org}`];
   if (q.model) parts.push(`e.model_alias = ${params.add(q.model.alias)}`);

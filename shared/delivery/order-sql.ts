@@ -25,6 +25,30 @@ const SYSTEM_KEYS: Record<string, { column: string; cast: KeyCast }> = {
   unpublishedAt: { column: 'unpublished_at', cast: 'timestamptz' },
 };
 
+/** Requests per entry id, for an order by `system.traffic` (entries absent count 0). */
+export type TrafficRanking = ReadonlyMap<string, number>;
+
+/** Entry ids are generated from letters, digits, "_" and "-": anything else is left out of the literal. */
+const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The ranking as one jsonb literal looked up by id: read once per statement, and no parameter
+ * slots (a ranking holds thousands of entries).
+ */
+function trafficSql(ranking: TrafficRanking, e: string): string {
+  const pairs = [...ranking].filter(([id, n]) => SAFE_ID.test(id) && Number.isSafeInteger(n)).map(([id, n]) => `"${id}":${n}`);
+  if (pairs.length === 0) return '0::bigint';
+  return `COALESCE(('{${pairs.join(',')}}'::jsonb ->> ${e}.id)::bigint, 0)`;
+}
+
+/** The order (or one of its thenBy) names system.traffic. */
+export function ordersByTraffic(order: OrderInput | null | undefined): boolean {
+  if (!order) return false;
+  const system = order.system as OrderInput | null | undefined;
+  if (system && system.traffic !== null && system.traffic !== undefined) return true;
+  return ((order.thenBy as Array<OrderInput | null> | null | undefined) ?? []).some((t) => ordersByTraffic(t));
+}
+
 /** Field types a `<Type>Order` offers: text, number, datetime, boolean, url, single tag. */
 export function isOrderable(f: ModelDefinition['fields'][number]): boolean {
   if (f.valueType !== 'single') return false;
@@ -54,9 +78,16 @@ function onlyKey(o: OrderInput, where: string): [string, unknown] | null {
 
 /**
  * Compiles `<Type>Order` / `CmsEntryOrder` into keys: the given key, then each `thenBy` in turn,
- * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`.
+ * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`. An order
+ * by `system.traffic` needs the ranking, read beforehand.
  */
-export function compileOrder(model: ModelDefinition | null, order: OrderInput | null | undefined, e = 'e', locale: LocaleChain = null): OrderKey[] {
+export function compileOrder(
+  model: ModelDefinition | null,
+  order: OrderInput | null | undefined,
+  e = 'e',
+  locale: LocaleChain = null,
+  traffic: TrafficRanking | null = null,
+): OrderKey[] {
   const keys: OrderKey[] = [];
   const walk = (o: OrderInput, where: string) => {
     const key = onlyKey(o, where);
@@ -64,7 +95,10 @@ export function compileOrder(model: ModelDefinition | null, order: OrderInput | 
       const [name, value] = key;
       if (name === 'system') {
         const sys = onlyKey(value as OrderInput, `${where}.system`);
-        if (sys) {
+        if (sys?.[0] === 'traffic') {
+          if (!traffic) throw badRequest(`${where}.system.traffic: only a root collection can be ordered by traffic.`);
+          keys.push({ name: 'system.traffic', expr: trafficSql(traffic, e), dir: sys[1] as Direction, cast: 'numeric' });
+        } else if (sys) {
           const def = SYSTEM_KEYS[sys[0]];
           keys.push({ name: `system.${sys[0]}`, expr: `${e}.${def.column}`, dir: sys[1] as Direction, cast: def.cast });
         }

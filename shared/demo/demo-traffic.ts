@@ -3,7 +3,8 @@
  * analytics endpoints have something to show on a first start. Deterministic (seeded), so two
  * first starts show the same shape.
  */
-const PATHS = ['/', '/news/open-data-for-cities', '/news/city-budget', '/culture/summer-festival', '/img/hero.jpg', '/app.js', '/styles.css'];
+// the articles' pages are /{section}/{slug} (the demo site's URL pattern), so they count per entry too
+const PATHS = ['/', '/news/open-data-for-cities', '/tech/the-first-compiler', '/culture/poetry-of-numbers', '/img/hero.jpg', '/app.js', '/styles.css'];
 const COUNTRIES = ['DE', 'FR', 'US', 'GB', 'BR', 'JP', 'IN', 'NG', 'AU', 'SE'];
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36',

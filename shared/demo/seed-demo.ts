@@ -12,7 +12,7 @@ import { putSectionMedia, sectionDef } from '../content/sections.js';
 import { isAppError } from '../errors/index.js';
 import { deleteOrganization, findOrganizationBySlug, hasTokens, insertOrganization } from '../tenancy/organization-repository.js';
 import { insertDistribution, insertProject, listProjects } from '../tenancy/project-repository.js';
-import { insertSite } from '../tenancy/site-repository.js';
+import { insertSite, updateSiteUrlPatterns } from '../tenancy/site-repository.js';
 import { createToken } from '../tenancy/token-repository.js';
 import type { Services } from '../services.js';
 import { DEMO_AUTHORS, DEMO_LABELS, DEMO_MODELS, DEMO_QUERY, DEMO_SECTIONS, demoEntries } from './demo-content.js';
@@ -48,7 +48,7 @@ interface DemoTokens {
 export const DEMO_SLUG = 'demo';
 export const DEMO_DISTRIBUTION = 'demo-cdn';
 
-type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger' | 'assetCaches' | 'enricher' | 'visitorSalts'>;
+type DemoServices = Pick<Services, 'db' | 'bus' | 'blobs' | 'config' | 'queue' | 'logger' | 'assetCaches' | 'enricher' | 'visitorSalts' | 'entryResolver'>;
 
 /** Demo tokens are shown at every start, so they are kept (mode 0600) next to the embedded data. */
 const tokenFile = (s: DemoServices, slug: string) => path.join(s.config.dataDir, slug === DEMO_SLUG ? 'demo-tokens.json' : `demo-tokens-${slug}.json`);
@@ -141,6 +141,8 @@ export async function seedDemo(s: DemoServices, options: { slug?: string } = {})
     { entryId: 'article-2', startAt: '2026-01-01T00:00:00Z', endAt: '2027-01-01T00:00:00Z' },
   ]);
 
+  // The site's pages are /{section}/{slug}: the sample traffic counts per entry too.
+  await updateSiteUrlPatterns(s.db, orgId, site.id, { patterns: [{ pattern: '/{section}/{slug}' }], distributionIds: [] });
   // A day of sample traffic through the real ingest path, so the analytics endpoints answer.
   await ingestLogBatch(s, createBackpressure({ maxPending: s.config.limits.ingestMaxPendingBatches }), {
     orgId,

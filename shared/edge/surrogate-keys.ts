@@ -55,6 +55,13 @@ export class ReadSet {
     this.cms.add(kind);
   }
 
+  /**
+   * Traffic figures were read (system.traffic, an order by traffic): they change without any
+   * content write, so no purge reaches them — the answer is not kept by the response cache and
+   * shared caches keep it a minute at most.
+   */
+  traffic = false;
+
   /** The keys of a response answered from Folio's response cache: those of its first execution. */
   fromCache: readonly string[] | null = null;
 }

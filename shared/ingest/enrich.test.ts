@@ -78,7 +78,9 @@ describe('toTsv', () => {
     const r: LogRecord = { ...base, clientIp: '8.8.8.8', referer: 'https://t.co/x', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\tx' };
     expect(e.toTsv(r, 'o', 'd')).toBe(rowToTsv(e.toRow(r, 'o', 'd')));
     const cells = e.toTsv(r, 'o', 'd').split('\t');
-    expect(cells).toHaveLength(22); // the tab inside the agent is escaped, not a separator
+    expect(cells).toHaveLength(23); // the tab inside the agent is escaped, not a separator
     expect(cells[13]).toBe('Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\\tx');
+    expect(e.toTsv(r, 'o', 'd', undefined, 'entry-1').split('\t')[22]).toBe('entry-1');
+    expect(e.toRow(r, 'o', 'd', undefined, 'entry-1').entry_id).toBe('entry-1');
   });
 });

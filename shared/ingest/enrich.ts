@@ -34,6 +34,8 @@ export interface LogRow {
   bot_name: string;
   /** The visitor key (see VisitorScope), as decimal text of a UInt64; '0' when none. */
   visitor: string;
+  /** The entry the path served, by the URL patterns of the sites serving the distribution; '' for none. */
+  entry_id: string;
 }
 
 interface Agent {
@@ -64,9 +66,9 @@ export interface Enricher {
    * and — given a visitor scope — the visitor key, storing the IP as the scope says (without one:
    * the whole IP, no visitor key).
    */
-  toRow(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope): LogRow;
+  toRow(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope, entryId?: string): LogRow;
   /** The same row written straight as a TabSeparated line (no row object: the ingest hot path). */
-  toTsv(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope): string;
+  toTsv(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope, entryId?: string): string;
 }
 
 /** What enrichment adds to a record (and the IP as stored). */
@@ -77,6 +79,7 @@ export interface Enrichment {
   refererHost: string;
   agent: Agent;
   visitor: string;
+  entryId: string;
 }
 
 /**
@@ -191,7 +194,7 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     }
     return country && continentOf(country) !== 'XX' ? country : 'XX';
   };
-  const enrich = (r: LogRecord, distributionId: string, visitors: VisitorScope | undefined): Enrichment => {
+  const enrich = (r: LogRecord, distributionId: string, visitors: VisitorScope | undefined, entryId: string): Enrichment => {
     const country = countryOf(r);
     return {
       clientIp: visitors ? storedClientIp(r.clientIp, visitors.clientIps) : r.clientIp,
@@ -200,11 +203,12 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
       refererHost: refererHost(r.referer),
       agent: agentOf(r.userAgent),
       visitor: visitors ? visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId) : '0',
+      entryId,
     };
   };
   return {
-    toRow(r, orgId, distributionId, visitors) {
-      const e = enrich(r, distributionId, visitors);
+    toRow(r, orgId, distributionId, visitors, entryId = '') {
+      const e = enrich(r, distributionId, visitors, entryId);
       return {
         org_id: orgId,
         distribution_id: distributionId,
@@ -228,10 +232,11 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
         is_bot: e.agent.bot === '' ? 0 : 1,
         bot_name: e.agent.bot,
         visitor: e.visitor,
+        entry_id: e.entryId,
       };
     },
-    toTsv(r, orgId, distributionId, visitors) {
-      return tsvLine(r, orgId, distributionId, enrich(r, distributionId, visitors));
+    toTsv(r, orgId, distributionId, visitors, entryId = '') {
+      return tsvLine(r, orgId, distributionId, enrich(r, distributionId, visitors, entryId));
     },
   };
 }

@@ -32,7 +32,7 @@ export interface IngestResult {
   probe: boolean;
 }
 
-export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger' | 'enricher' | 'visitorSalts'>;
+export type IngestDeps = Pick<Services, 'db' | 'blobs' | 'queue' | 'config' | 'logger' | 'enricher' | 'visitorSalts' | 'entryResolver'>;
 
 /**
  * Accepts one pushed batch: decompress, parse and enrich every line, then make the batch durable
@@ -64,14 +64,15 @@ export async function ingestLogBatch(deps: IngestDeps, backpressure: Backpressur
   await backpressure.check(deps.db, input.orgId);
 
   const enricher = await deps.enricher();
-  const [clientIps, saltFor] = await Promise.all([
+  const [clientIps, saltFor, entryIds] = await Promise.all([
     findClientIps(deps.db, input.orgId),
     deps.visitorSalts.forInstants(parsed.records.map((r) => r.timestampMs)),
+    deps.entryResolver.resolve(input.orgId, input.distributionId, parsed.records.map((r) => r.path)),
   ]);
   const visitors: VisitorScope = { clientIps: clientIps ?? 'full', saltFor };
   const lines: string[] = new Array(parsed.records.length);
   for (let i = 0; i < parsed.records.length; i++) {
-    lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId, visitors);
+    lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId, visitors, entryIds[i]);
   }
   const rows = Buffer.from(lines.join('\n') + '\n');
 

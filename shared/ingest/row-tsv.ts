@@ -9,7 +9,7 @@ export const ROW_COLUMNS = [
   'org_id', 'distribution_id', 'timestamp', 'client_ip', 'method', 'host', 'path', 'status', 'bytes', 'serve_time_ms',
   'cache_status', 'referer', 'referer_host', 'user_agent', 'country', 'continent', 'device', 'browser', 'os',
   // added later, so last: rows spooled before them end early and the insert fills in defaults
-  'is_bot', 'bot_name', 'visitor',
+  'is_bot', 'bot_name', 'visitor', 'entry_id',
 ] as const satisfies ReadonlyArray<keyof LogRow>;
 
 const SPECIAL = /[\t\n\r\\]/;
@@ -36,7 +36,7 @@ export function rowToTsv(r: LogRow): string {
     tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
     r.serve_time_ms + '\t' + tsvText(r.cache_status) + '\t' + tsvText(r.referer) + '\t' + tsvText(r.referer_host) + '\t' +
     tsvText(r.user_agent) + '\t' + r.country + '\t' + r.continent + '\t' + tsvText(r.device) + '\t' + tsvText(r.browser) + '\t' +
-    tsvText(r.os) + '\t' + r.is_bot + '\t' + tsvText(r.bot_name) + '\t' + r.visitor
+    tsvText(r.os) + '\t' + r.is_bot + '\t' + tsvText(r.bot_name) + '\t' + r.visitor + '\t' + tsvText(r.entry_id)
   );
 }
 
@@ -48,6 +48,6 @@ export function tsvLine(r: LogRecord, orgId: string, distributionId: string, e: 
     tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
     r.serveTimeMs + '\t' + tsvText(r.cacheStatus) + '\t' + tsvText(r.referer) + '\t' + tsvText(e.refererHost) + '\t' +
     tsvText(r.userAgent) + '\t' + e.country + '\t' + e.continent + '\t' + tsvText(e.agent.device) + '\t' + tsvText(e.agent.browser) + '\t' +
-    tsvText(e.agent.os) + '\t' + (e.agent.bot === '' ? '0' : '1') + '\t' + tsvText(e.agent.bot) + '\t' + e.visitor
+    tsvText(e.agent.os) + '\t' + (e.agent.bot === '' ? '0' : '1') + '\t' + tsvText(e.agent.bot) + '\t' + e.visitor + '\t' + tsvText(e.entryId)
   );
 }

@@ -120,3 +120,9 @@ export async function requireDistribution(
   if (!rows[0]) throw notFound(projectId !== null && !(await findProject(db, orgId, projectId)) ? 'Project' : 'Distribution');
   return toDistribution(rows[0]);
 }
+
+/** The ids of every distribution of the organization, in any project. */
+export async function listDistributionIds(db: Queryable, orgId: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM distributions WHERE org_id = $1', [orgId]);
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PATTERN_SEGMENTS, patternProblem } from '../analytics/url-patterns.js';
 import { SCOPES } from './scopes.js';
 
 /**
@@ -32,6 +33,28 @@ export const siteInputSchema = z.object({
   id: clientId.optional(),
   name: z.string().trim().min(1).max(200),
   externalId: z.string().max(200).optional(),
+});
+
+/**
+ * `PUT /management/v1/sites/{siteId}/url-patterns`: how the site's page paths name its entries,
+ * and which distributions serve it (none: all of the organization's).
+ */
+export const siteUrlPatternsInputSchema = z.strictObject({
+  patterns: z
+    .array(
+      z.strictObject({
+        pattern: z
+          .string()
+          .max(MAX_PATTERN_SEGMENTS * 64)
+          .superRefine((p, ctx) => {
+            const problem = patternProblem(p);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        model: z.string().min(1).max(64).optional(),
+      }),
+    )
+    .max(50, 'at most 50 patterns'),
+  distributionIds: z.array(clientId).max(100, 'at most 100 distributions').default([]),
 });
 
 export const projectInputSchema = z.object({ name: z.string().trim().min(1).max(200) });

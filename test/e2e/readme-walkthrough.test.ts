@@ -107,6 +107,12 @@ describe('README examples', () => {
     expect(run.stdout.trim()).toBe('[["Banane","B","de-AT"],["Marille","A","de-AT"]]');
   }, 90_000);
 
+  it('traffic per entry: URL patterns, pushed lines, the entries report, "most read" in GraphQL', async () => {
+    const run = await runBlock('entry-traffic');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim()).toBe('[["Hello",3],["Second",1]]');
+  }, 90_000);
+
   it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
     const run = await runBlock('webhooks');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -57,6 +57,16 @@ describe('ClickHouse unreachable', () => {
     expect(pushed.body.result.accepted).toBe(1);
   });
 
+  it('GraphQL traffic figures fail alone with SERVICE_UNAVAILABLE; the content is served to the same token', async () => {
+    const token = await app.createToken(content.manage, ['delivery', 'analytics']);
+    const field = await content.q('{ storyCollection { items { title system { traffic(from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z") { requests } } } } }', {}, token);
+    expect(field.body.errors?.[0]).toMatchObject({ path: ['storyCollection', 'items', 0, 'system', 'traffic'], extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(field.body.errors?.[0].message).toMatch(/^Analytics is unavailable: /);
+    const order = await content.q('{ storyCollection(order: { system: { traffic: DESC } }) { items { title } } }', {}, token);
+    expect(order.body.errors?.[0]).toMatchObject({ extensions: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(await content.d('{ storyCollection { items { title } } }', {}, token)).toEqual({ storyCollection: { items: [{ title: 'One' }] } });
+  });
+
   it('logs the reason once, as one line', () => {
     expect(unavailableLines()).toEqual([expect.stringMatching(/^analytics unavailable: ClickHouse at 127\.0\.0\.1:\d+: .*ECONNREFUSED.* \(retrying with backoff; content delivery is not affected\)$/)]);
   });

@@ -123,5 +123,11 @@ describe('first-start demo', () => {
     expect(result!.hits + result!.misses).toBe(2000);
     expect(result!.hits).toBeGreaterThan(result!.misses);
     expect(result!.totalBytes).toBeGreaterThan(0);
+    // the site's /{section}/{slug} pages are counted per entry: three of the seven sample paths are articles
+    const entries = await t.json(`${url}/entries`, { token: analytics });
+    expect(entries.status).toBe(200);
+    const found = (entries.body.result.entries as Array<{ title: string; model: string; requests: number }>).map((e) => e.title).sort();
+    expect(found).toEqual(['Open data for cities (updated)', 'Poetry of numbers', 'The first compiler']); // titles of the current versions
+    expect(entries.body.result.requests).toBeGreaterThan(600);
   });
 });

@@ -66,7 +66,7 @@ export async function waitForSpool(app: TestApp, orgId: string, timeoutMs = 30_0
 
 /** The reports over a window; the real-time one reads the last 30 minutes whatever the window. */
 export const REPORTS = ['', '/geo', '/path', '/device', '/referers', '/status', '/bots'] as const;
-export const ENDPOINTS = [...REPORTS, '/realtime', '/assets'] as const;
+export const ENDPOINTS = [...REPORTS, '/realtime', '/assets', '/entries'] as const;
 
 /** Every windowed analytics answer for a distribution and window (results only). */
 export async function allAnalytics(app: TestApp, org: AnalyticsOrg, distributionId: string, query: string) {

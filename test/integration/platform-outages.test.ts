@@ -55,6 +55,8 @@ describe.runIf(production)('Postgres stopped', () => {
         ['GET', '/entries?locale=de', undefined],
         ['GET', '/analytics-settings', undefined],
         ['PUT', '/analytics-settings', { clientIps: 'none' }],
+        ['GET', '/sites/any/url-patterns', undefined],
+        ['PUT', '/sites/any/url-patterns', { patterns: [{ pattern: '/a/{slug}' }] }],
       ] as const) {
         const res = await app.json(`/management/v1${path}`, { method, token: org.manageToken, body });
         expect(res.status, `${method} ${path}`).toBe(503);

@@ -87,8 +87,8 @@ describe('log lines, arbitrary', () => {
         const parsed = parseBody(text, { retentionDays: 395 });
         for (const r of parsed.records) {
           expect(insertable(r), JSON.stringify(r)).toBe(true);
-          const line = tsvLine(r, 'org', 'dist', { clientIp: r.clientIp, country: 'NL', continent: 'EU', refererHost: '', agent: { device: '', browser: '', os: '', bot: '' }, visitor: '0' });
-          expect(line.split('\t')).toHaveLength(22);
+          const line = tsvLine(r, 'org', 'dist', { clientIp: r.clientIp, country: 'NL', continent: 'EU', refererHost: '', agent: { device: '', browser: '', os: '', bot: '' }, visitor: '0', entryId: '' });
+          expect(line.split('\t')).toHaveLength(23);
           expect(line).not.toMatch(/[\n\r]/);
         }
       }),

@@ -2,19 +2,20 @@ import { Router, type Request } from 'express';
 import { parseAnalyticsQuery } from '../../../shared/analytics/range.js';
 import { botAnalytics, breakdown, distributionAnalytics, emptyAnalytics, realtimeAnalytics, statusAnalytics, type ReportKind } from '../../../shared/analytics/reports.js';
 import { imageAnalytics } from '../../../shared/analytics/image-report.js';
+import { entryAnalytics } from '../../../shared/analytics/entry-report.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { requireScope, tenantOf } from '../auth.js';
 
 /**
- * The analytics endpoints (scope `analytics`): the original five, and status, bots, realtime and
- * assets. A regular expression instead of a path template because the API answers an empty
+ * The analytics endpoints (scope `analytics`): the original five, and status, bots, realtime,
+ * assets and entries. A regular expression instead of a path template because the API answers an empty
  * project or distribution id (`/projects//…`) with an empty result, and a template parameter
  * never matches an empty segment. Only version 1 exists; any other version falls through to the
  * 404 envelope.
  */
-const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime|assets))?\/?$/;
+const ANALYTICS = /^\/api\/v1\/projects\/([^/]*)\/distributions\/([^/]*)\/analytics(?:\/(geo|path|device|referers|status|bots|realtime|assets|entries))?\/?$/;
 
 function ids(req: Request): { projectId: string; distributionId: string; kind: ReportKind } {
   const params = req.params as unknown as Record<string, string | undefined>;
@@ -50,6 +51,9 @@ export function analyticsRoutes(services: Services): Router {
         return;
       case 'assets':
         res.json(ok(await imageAnalytics(store, services.db, scope, range)));
+        return;
+      case 'entries':
+        res.json(ok(await entryAnalytics(store, services.db, scope, range)));
         return;
       default:
         res.json(ok(await breakdown(store, scope, range, kind)));

@@ -145,6 +145,31 @@ const schemas = {
       },
     },
   },
+  EntryAnalytics: {
+    type: 'object',
+    required: ['requests', 'bytes', 'entries', 'otherRequests'],
+    properties: {
+      requests: { ...int32, description: "Requests whose path a site's URL patterns resolved to an entry when the line was ingested." },
+      bytes,
+      entries: {
+        type: 'array',
+        description: 'The TermCount most requested entries, most first (ties by id).',
+        items: {
+          type: 'object',
+          required: ['id', 'model', 'title', 'requests', 'bytes', 'visitors'],
+          properties: {
+            id: { type: 'string' },
+            model: { type: ['string', 'null'], description: 'Model alias; null for an entry deleted since.' },
+            title: { type: ['string', 'null'], description: 'The title of its current version; null for an entry deleted since or without one.' },
+            requests: int32,
+            bytes,
+            visitors: visitorsField,
+          },
+        },
+      },
+      otherRequests: { ...int32, description: 'Entry requests of the entries not listed.' },
+    },
+  },
   AnalyticsSettings: {
     type: 'object',
     required: ['clientIps'],
@@ -216,6 +241,7 @@ export const analytics: OpenApiFragment = {
     [`${base}/bots`]: op('Bot and human requests and bytes, and the top bots', ref('BotAnalytics')),
     [`${base}/realtime`]: op('The last 30 minutes by the minute (from and to are ignored)', ref('RealtimeAnalytics')),
     [`${base}/assets`]: op('Image traffic per asset, and the bytes saved per output format', ref('ImageAnalytics')),
+    [`${base}/entries`]: op("Traffic per entry: the paths a site's URL patterns name an entry by (PUT /management/v1/sites/{siteId}/url-patterns)", ref('EntryAnalytics')),
     '/management/v1/analytics-settings': {
       get: {
         summary: 'What the raw CDN logs keep of client IP addresses',

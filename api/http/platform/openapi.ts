@@ -1,4 +1,4 @@
-import { allowedOriginsInputSchema, distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { allowedOriginsInputSchema, distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, siteUrlPatternsInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { SCOPES } from '../../../shared/tenancy/scopes.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
@@ -30,6 +30,17 @@ export const platform: OpenApiFragment = {
     AllowedOrigins: {
       type: 'object',
       properties: { allowedOrigins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Origins such as https://www.example.com; null: any origin' } },
+    },
+    SiteUrlPatterns: {
+      type: 'object',
+      required: ['patterns', 'distributionIds'],
+      properties: {
+        patterns: {
+          type: 'array',
+          items: { type: 'object', required: ['pattern'], properties: { pattern: { type: 'string', example: '/articles/{slug}' }, model: { type: 'string', description: 'Only entries of this model.' } } },
+        },
+        distributionIds: { type: 'array', items: { type: 'string' }, description: 'The distributions serving the site; empty: every one of the organization.' },
+      },
     },
     Site: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: ['string', 'null'] }, createdAt: { type: 'string', format: 'date-time' } } },
     Project: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } } },
@@ -88,6 +99,25 @@ export const platform: OpenApiFragment = {
         responses: { 201: created201(ref('Site')), ...pick(400, 401, 403, 409, 413, 429) },
       },
       get: { summary: 'List sites', tags: ['management'], 'x-scope': 'manage', parameters: pagingParameters, responses: { 200: ok200(idList('Site'), true), ...pick(400, 401, 403, 429) } },
+    },
+    '/management/v1/sites/{siteId}/url-patterns': {
+      get: {
+        summary: "How the site's page paths name its entries, and the distributions serving it",
+        tags: ['management'], 'x-scope': 'manage',
+        parameters: [pathParam('siteId', { type: 'string' })],
+        responses: { 200: ok200(ref('SiteUrlPatterns')), ...pick(401, 403, 404, 429) },
+      },
+      put: {
+        summary: 'Replace the URL patterns of a site (traffic per entry)',
+        description:
+          'A pattern is literal segments and {placeholders}; exactly one of {slug}, {id} or {externalId} names the entry, any other placeholder matches one segment. ' +
+          'A log line is resolved when it is ingested: the sites serving its distribution (distributionIds; empty: every distribution), oldest first, each in its patterns\' order — the first reading that names an entry of the site (of the model, when given) wins; slugs compare without case; query, fragment and a trailing slash are not part of the path. ' +
+          'Applies to lines accepted from then on (other instances within 30 seconds).',
+        tags: ['management'], 'x-scope': 'manage',
+        parameters: [pathParam('siteId', { type: 'string' })],
+        requestBody: zodBody(siteUrlPatternsInputSchema),
+        responses: { 200: ok200(ref('SiteUrlPatterns')), ...pick(400, 401, 403, 404, 413, 429) },
+      },
     },
     '/management/v1/projects': {
       post: { summary: 'Create a project', tags: ['management'], 'x-scope': 'manage', requestBody: zodBody(projectInputSchema), responses: { 201: created201(ref('Project')), ...pick(400, 401, 403, 413, 429) } },

@@ -143,7 +143,7 @@ describe('analytics store', () => {
     const row = rowToTsv({
       org_id: org, distribution_id: 'tsv', timestamp: base + 1234, client_ip: '192.0.2.1', method: 'GET', host: 'h',
       path: '/a\tb', status: 200, bytes: 10, serve_time_ms: 3, cache_status: 'HIT', referer: '', referer_host: '',
-      user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other', is_bot: 0, bot_name: '', visitor: '0',
+      user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other', is_bot: 0, bot_name: '', visitor: '0', entry_id: '',
     });
     await store.insertJsonEachRow('cdn_logs', Buffer.from(row + '\n'), { dedupToken: `${org}-tsv`, format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ ms: number; path: string; ua: string }>(
@@ -194,16 +194,16 @@ describe('analytics store: the audience-depth migration on existing data', () =>
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('adds the columns with defaults, and a 19-column line spooled before inserts with all 22 named', async () => {
+  it('adds the columns with defaults, and a 19-column line spooled before inserts with all 23 named', async () => {
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
-    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql']);
+    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql', '0005-create-entry-traffic.sql']);
     await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
-    const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number }>(
-      'SELECT path, is_bot, bot_name, visitor FROM cdn_logs ORDER BY path',
+    const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number; entry_id: string }>(
+      'SELECT path, is_bot, bot_name, visitor, entry_id FROM cdn_logs ORDER BY path',
     );
     expect(rows).toEqual([
-      { path: '/p1', is_bot: 0, bot_name: '', visitor: 0 },
-      { path: '/p2', is_bot: 0, bot_name: '', visitor: 0 },
+      { path: '/p1', is_bot: 0, bot_name: '', visitor: 0, entry_id: '' },
+      { path: '/p2', is_bot: 0, bot_name: '', visitor: 0, entry_id: '' },
     ]);
     // both in the totals as before; the line inserted after the migration is in the new rollups, with no visitor
     const [totals] = await store.query<{ n: number }>('SELECT sum(requests) AS n FROM cdn_totals_hourly');
@@ -212,5 +212,8 @@ describe('analytics store: the audience-depth migration on existing data', () =>
     expect(stats).toEqual({ v: 0, q: [5, 5, 5] });
     const [status] = await store.query<{ n: number }>('SELECT sum(requests) AS n FROM cdn_status_hourly');
     expect(status.n).toBe(1);
+    // lines of no entry are in no entry rollup
+    const [entries] = await store.query<{ n: number }>('SELECT count() AS n FROM cdn_entries_hourly');
+    expect(entries.n).toBe(0);
   });
 });

@@ -240,7 +240,9 @@ describe('built-in types', () => {
       createdAt: 'DateTime',
       updatedAt: 'DateTime',
       unpublishedAt: 'DateTime',
+      traffic: 'CmsTraffic!',
     });
+    expect(fieldsOf(schema, 'CmsTraffic')).toEqual({ requests: 'Int!', visitors: 'Int!', bytes: 'Float!' });
     expect(enumValues('CmsEntryStatus')).toEqual(['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED']);
     expect(fieldsOf(schema, 'CmsMetrics')).toEqual({ wordCount: 'Int', characterCount: 'Int', sentenceCount: 'Int', imageCount: 'Int', readingTime: 'Int' });
     expect(fieldsOf(schema, 'CmsLocation')).toEqual({ address: 'String', latitude: 'String', longitude: 'String' });
@@ -468,6 +470,7 @@ describe('filter inputs', () => {
         publishedAt: 'CmsOrderDirection',
         firstPublishedAt: 'CmsOrderDirection',
         unpublishedAt: 'CmsOrderDirection',
+        traffic: 'CmsOrderDirection',
       },
     ],
   ])('%s', (name, fields) => {

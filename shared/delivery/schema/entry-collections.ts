@@ -4,7 +4,8 @@ import type { DeliveryContext } from '../delivery-context.js';
 import type { Input } from '../entry-query.js';
 import { countEntries, findEntriesWithReferences, findEntryPage, keyValues, pageCountsMatches } from '../entry-repository.js';
 import { shapeKey, type DeliveredEntryRow, type EntryShape } from '../entry-row.js';
-import { compileOrder } from '../order-sql.js';
+import { compileOrder, ordersByTraffic } from '../order-sql.js';
+import { requireTraffic } from './traffic.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
 import { readShape } from './read-shape.js';
@@ -35,11 +36,12 @@ export async function entryCollection(
 ): Promise<CollectionValue<DeliveredEntryRow>> {
   const page = pageOf(args);
   const locale = args.locale ? ctx.locale.scope(args.locale).chain : null;
-  const keyCount = compileOrder(model, args.order, 'e', locale).length; // order errors before any SQL
+  const traffic = ordersByTraffic(args.order) ? await requireTraffic(ctx, 'An order by system.traffic').ranking(ctx.orgId) : null;
+  const keyCount = compileOrder(model, args.order, 'e', locale, traffic).length; // order errors before any SQL
   ctx.reads.collection(model?.alias ?? null);
   const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null, ...(args.locale ? { locale: args.locale } : {}) };
   const after = args.continuationToken ? decodeContinuationToken(ctx.signing, binding, args.continuationToken, keyCount) : null;
-  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order, locale };
+  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order, locale, traffic };
   // `total` runs alongside the page when it is selected (two statements in parallel, not in
   // turn), unless the page's own statement counts the matches.
   const wantsTotal = !!info && selects(info, 'total');

@@ -6,6 +6,7 @@ import type { DeliveredEntryRow } from '../entry-row.js';
 import { collectionType } from './collection.js';
 import { CmsEntryStatus } from './enums.js';
 import { DateTimeScalar, JsonScalar } from './scalars.js';
+import { systemTrafficField } from './traffic.js';
 
 export const CmsMetrics = new GraphQLObjectType({
   name: 'CmsMetrics',
@@ -53,6 +54,7 @@ export const CmsSystem = new GraphQLObjectType<DeliveredEntryRow, DeliveryContex
     createdAt: { type: DateTimeScalar, ...column('created_at') },
     updatedAt: { type: DateTimeScalar, description: 'Latest update.', ...column('updated_at') },
     unpublishedAt: { type: DateTimeScalar, ...column('unpublished_at') },
+    traffic: systemTrafficField,
   },
 });
 

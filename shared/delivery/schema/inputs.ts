@@ -215,9 +215,16 @@ export const CmsRichContentFieldFilter = filter('CmsRichContentFieldFilter', (se
 export const CmsSystemOrder = new GraphQLInputObjectType({
   name: 'CmsSystemOrder',
   description: 'One key per order object.',
-  fields: Object.fromEntries(
-    ['title', 'slug', 'createdAt', 'updatedAt', 'publishedAt', 'firstPublishedAt', 'unpublishedAt'].map((k) => [k, { type: CmsOrderDirection }]),
-  ),
+  fields: {
+    ...Object.fromEntries(
+      ['title', 'slug', 'createdAt', 'updatedAt', 'publishedAt', 'firstPublishedAt', 'unpublishedAt'].map((k) => [k, { type: CmsOrderDirection }]),
+    ),
+    traffic: {
+      type: CmsOrderDirection,
+      description:
+        "Requests of the entry's pages over the last 7 days, bots left out (refreshed every minute); entries without any count 0. Root collections only; needs a token with the analytics scope as well.",
+    },
+  },
 });
 
 export const CmsEntryOrder: GraphQLInputObjectType = new GraphQLInputObjectType({

@@ -1,0 +1,50 @@
+import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
+import type { Queryable } from '../adapters/db/index.js';
+import { findEntryLabels } from '../content/entry-repository.js';
+import { queryEntryTraffic } from './entry-queries.js';
+import type { AnalyticsRange } from './range.js';
+import type { Scope } from './window-sql.js';
+
+export interface EntryTraffic {
+  id: string;
+  /** The entry's model alias and title; null for an entry deleted since. */
+  model: string | null;
+  title: string | null;
+  requests: number;
+  bytes: number;
+  visitors: number;
+}
+
+export interface EntryAnalytics {
+  /** Requests whose path named an entry (by a site's URL patterns). */
+  requests: number;
+  bytes: number;
+  /** The TermCount most requested entries. */
+  entries: EntryTraffic[];
+  /** Entry requests of the entries not listed. */
+  otherRequests: number;
+}
+
+/**
+ * Traffic per entry: the log lines a site's URL patterns resolved to an entry at ingest, most
+ * requested first, with each entry's model and title as they are now.
+ */
+export async function entryAnalytics(store: AnalyticsStore, db: Queryable, scope: Scope, range: AnalyticsRange): Promise<EntryAnalytics> {
+  const rows = await queryEntryTraffic(store, scope);
+  const top = rows.slice(0, range.termCount);
+  const labels = await findEntryLabels(db, scope.orgId, top.map((r) => r.entryId));
+  const requests = rows.reduce((n, r) => n + r.requests, 0);
+  return {
+    requests,
+    bytes: rows.reduce((n, r) => n + r.bytes, 0),
+    entries: top.map((r) => ({
+      id: r.entryId,
+      model: labels.get(r.entryId)?.model ?? null,
+      title: labels.get(r.entryId)?.title ?? null,
+      requests: r.requests,
+      bytes: r.bytes,
+      visitors: r.visitors,
+    })),
+    otherRequests: requests - top.reduce((n, r) => n + r.requests, 0),
+  };
+}

@@ -1,0 +1,60 @@
+import { LRUCache } from 'lru-cache';
+import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
+import { isAppError, serviceUnavailable } from '../errors/index.js';
+import { queryEntryTraffic } from './entry-queries.js';
+
+const DAY_MS = 86_400_000;
+/** The window `order: { system: { traffic: DESC } }` ranks by: the last 7 days, people only. */
+export const RANKING_DAYS = 7;
+/** How long a ranking is reused: "most read" lists do not need to be fresher than a minute. */
+const RANKING_MS = 60_000;
+/** Entries a ranking holds: any entry past them counts as no traffic. */
+export const RANKING_SIZE = 5_000;
+
+export interface EntryFigures {
+  requests: number;
+  visitors: number;
+  bytes: number;
+}
+
+/**
+ * Traffic per entry for the delivery API (`system.traffic`, ordering by traffic), across every
+ * distribution of the organization. One per process, made in Services (it remembers rankings).
+ */
+export interface EntryTrafficReader {
+  /** Requests per entry over the last RANKING_DAYS days, without bots; the RANKING_SIZE most requested. */
+  ranking(orgId: string): Promise<ReadonlyMap<string, number>>;
+  /** Figures of `entryIds` over [fromMs, toMs); an entry without traffic is absent. */
+  of(orgId: string, entryIds: readonly string[], window: { fromMs: number; toMs: number; excludeBots: boolean }): Promise<Map<string, EntryFigures>>;
+}
+
+/** Any failure of the store as the catalogue's 503: content delivery goes on, the traffic figures wait. */
+async function guarded<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isAppError(err)) throw err;
+    throw serviceUnavailable(`Traffic figures are unavailable: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}.`);
+  }
+}
+
+export function createEntryTrafficReader(store: AnalyticsStore): EntryTrafficReader {
+  const rankings = new LRUCache<string, ReadonlyMap<string, number>>({ max: 10_000, ttl: RANKING_MS });
+  return {
+    async ranking(orgId) {
+      const hit = rankings.get(orgId);
+      if (hit) return hit;
+      const toMs = Date.now();
+      const rows = await guarded(() =>
+        queryEntryTraffic(store, { orgId, distributionId: null, fromMs: toMs - RANKING_DAYS * DAY_MS, toMs, excludeBots: true }, { limit: RANKING_SIZE }),
+      );
+      const ranking = new Map(rows.map((r) => [r.entryId, r.requests]));
+      rankings.set(orgId, ranking);
+      return ranking;
+    },
+    async of(orgId, entryIds, window) {
+      const rows = await guarded(() => queryEntryTraffic(store, { orgId, distributionId: null, ...window }, { entryIds }));
+      return new Map(rows.map((r) => [r.entryId, { requests: r.requests, visitors: r.visitors, bytes: r.bytes }]));
+    },
+  };
+}
