@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's script runs in the browser, with the charting library's global.
+    files: ['api/http/dashboard/page/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
+  },
+  {
     // Tests read loosely-typed JSON responses.
     files: ['test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -2,6 +2,8 @@ import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
 import { analyticsSettingsRoutes } from './analytics/settings.js';
+import { analyticsProjectRoutes } from './analytics/projects.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
 import { deadLetterRoutes } from './ingest/dead-letters.js';
 import { ingestRoutes } from './ingest/index.js';
@@ -39,6 +41,7 @@ export function rawBodyRoutes(services: Services): Router[] {
     ingestRoutes(services),
     assetUploadRoutes(services),
     embedRoutes(services),
+    dashboardRoutes(),
   ];
 }
 
@@ -53,6 +56,7 @@ export function jsonRoutes(services: Services): Router[] {
     outputGroupRoutes(services),
     analyticsRoutes(services),
     analyticsSettingsRoutes(services),
+    analyticsProjectRoutes(services),
     contentRoutes(services),
     assetManagementRoutes(services),
     deadLetterRoutes(services),

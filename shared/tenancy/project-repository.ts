@@ -126,3 +126,12 @@ export async function listDistributionIds(db: Queryable, orgId: string): Promise
   const { rows } = await db.query<{ id: string }>('SELECT id FROM distributions WHERE org_id = $1', [orgId]);
   return new Set(rows.map((r) => r.id));
 }
+
+/** Every project of the organization with its distributions (oldest first), for choosing what to report on. */
+export async function listProjectsWithDistributions(db: Queryable, orgId: string): Promise<Array<Project & { distributions: Distribution[] }>> {
+  const [projects, distributions] = await Promise.all([
+    db.query<ProjectRow>('SELECT id, name, created_at FROM projects WHERE org_id = $1 ORDER BY created_at, id', [orgId]),
+    db.query<DistributionRow>('SELECT id, project_id, name, hostnames, created_at FROM distributions WHERE org_id = $1 ORDER BY created_at, id', [orgId]),
+  ]);
+  return projects.rows.map((p) => ({ ...toProject(p), distributions: distributions.rows.filter((d) => d.project_id === p.id).map(toDistribution) }));
+}

@@ -17,12 +17,14 @@ describe.runIf(production)('Postgres stopped', () => {
   let app: TestApp;
   let org: TestOrg;
   let delivery: string;
+  let analytics: string;
 
   beforeAll(async () => {
     cluster = createPostgresCluster(await freePort());
     app = await startTestApp({ env: { DATABASE_URL: cluster.url, TOKEN_CACHE_TTL_MS: '0' } });
     org = await app.createOrg();
     delivery = await app.createToken(org.manageToken, ['delivery']);
+    analytics = await app.createToken(org.manageToken, ['analytics']);
     for (const code of ['en', 'de']) expect((await app.json('/management/v1/locales', { method: 'POST', token: org.manageToken, body: { code } })).status).toBe(201);
   }, 120_000);
   afterAll(async () => {
@@ -62,6 +64,10 @@ describe.runIf(production)('Postgres stopped', () => {
         expect(res.status, `${method} ${path}`).toBe(503);
         expect(res.body, `${method} ${path}`).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)] });
       }
+      // the projects an analytics token reports on (the dashboard's choice)
+      const projects = await app.json('/api/v1/projects', { token: analytics });
+      expect(projects.status).toBe(503);
+      expect(projects.body).toMatchObject({ success: false, errors: [expect.stringMatching(/unavailable/)] });
       // the streamed routes answer the same before they stream
       const exported = await app.json('/management/v1/export', { token: org.manageToken });
       expect(exported.status).toBe(503);

@@ -145,6 +145,18 @@ const schemas = {
       },
     },
   },
+  AnalyticsProject: {
+    type: 'object',
+    required: ['id', 'name', 'distributions'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      distributions: {
+        type: 'array',
+        items: { type: 'object', required: ['id', 'name', 'hostnames'], properties: { id: { type: 'string' }, name: { type: 'string' }, hostnames: { type: 'array', items: { type: 'string' } } } },
+      },
+    },
+  },
   EntryAnalytics: {
     type: 'object',
     required: ['requests', 'bytes', 'entries', 'otherRequests'],
@@ -242,6 +254,15 @@ export const analytics: OpenApiFragment = {
     [`${base}/realtime`]: op('The last 30 minutes by the minute (from and to are ignored)', ref('RealtimeAnalytics')),
     [`${base}/assets`]: op('Image traffic per asset, and the bytes saved per output format', ref('ImageAnalytics')),
     [`${base}/entries`]: op("Traffic per entry: the paths a site's URL patterns name an entry by (PUT /management/v1/sites/{siteId}/url-patterns)", ref('EntryAnalytics')),
+    '/api/v1/projects': {
+      get: {
+        'x-scope': 'analytics' as const,
+        security: [{ bearerAuth: ['analytics'] }],
+        tags: ['Analytics'],
+        summary: "The organization's projects and their distributions: what an analytics token can report on (the dashboard's choice)",
+        responses: { 200: ok200({ type: 'array', items: ref('AnalyticsProject') }), ...pick(401, 403, 429) },
+      },
+    },
     '/management/v1/analytics-settings': {
       get: {
         summary: 'What the raw CDN logs keep of client IP addresses',

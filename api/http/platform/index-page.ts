@@ -15,6 +15,7 @@ export function indexRoutes(): Router {
       openapi: '/api/openapi.json',
       health: '/healthz',
       readiness: '/readyz',
+      dashboard: '/dashboard',
     },
   });
   const r = Router();

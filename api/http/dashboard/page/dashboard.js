@@ -1,0 +1,290 @@
+/* Folio's analytics dashboard: plain script, no build step; it reads the analytics REST API with
+ * the token the user signed in with (kept in session storage, so it ends with the tab). Every
+ * panel shows one report's numbers and downloads them as CSV. */
+'use strict';
+
+const TOKEN_KEY = 'folio.analyticsToken';
+const LIVE_EVERY_MS = 10_000;
+
+/** One panel per question; `rows` turns a report's result into the rows the panel shows and downloads. */
+const PANELS = [
+  { id: 'requests', title: 'Requests', kind: 'series', report: '', columns: ['time', 'requests'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.numberOfRequests]) },
+  { id: 'bytes', title: 'Bytes', kind: 'series', report: '', columns: ['time', 'bytes'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.bytes]) },
+  { id: 'hit-ratio', title: 'Cache hit ratio', kind: 'series', report: '', columns: ['time', 'hitRatio'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.hitRatio]) },
+  { id: 'status', title: 'Status classes', kind: 'bars', report: '/status', columns: ['status', 'requests'], rows: (r) => buckets(r.statusClasses) },
+  { id: 'paths', title: 'Top paths', kind: 'bars', report: '/path', columns: ['path', 'requests'], rows: (r) => buckets(r.paths) },
+  { id: 'countries', title: 'Countries', kind: 'bars', report: '/geo', columns: ['country', 'requests'], rows: (r) => buckets(r.countries) },
+  { id: 'devices', title: 'Devices', kind: 'bars', report: '/device', columns: ['device', 'requests'], rows: (r) => buckets(r.devices) },
+  { id: 'referers', title: 'Referers', kind: 'bars', report: '/referers', columns: ['referer', 'requests'], rows: (r) => buckets(r.referers) },
+  { id: 'bots', title: 'Bots', kind: 'bars', report: '/bots', columns: ['bot', 'requests'], rows: (r) => [['(people)', r.humanRequests], ...buckets(r.topBots)] },
+  { id: 'entries', title: 'Top entries', kind: 'bars', report: '/entries', columns: ['entry', 'requests'], rows: (r) => r.entries.map((e) => [e.title || e.id, e.requests]) },
+  { id: 'live', title: 'Last 30 minutes (live)', kind: 'series', report: '/realtime', live: true, columns: ['time', 'requests'], rows: (r) => r.perMinute.map((m) => [m.time, m.numberOfRequests]) },
+];
+
+const buckets = (group) => group.buckets.map((b) => [b.name, b.count]);
+const $ = (id) => document.getElementById(id);
+
+let token = sessionStorage.getItem(TOKEN_KEY);
+let projects = [];
+let liveTimer = null;
+/** Bumped by every refresh: answers of an older one are dropped. */
+let generation = 0;
+
+class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function api(path) {
+  const res = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok || !body || !body.success) throw new ApiError(res.status, (body && body.errors && body.errors.join(' ')) || `${res.status} ${res.statusText}`);
+  return body.result;
+}
+
+function option(value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+async function signIn(candidate) {
+  token = candidate;
+  try {
+    projects = await api('/api/v1/projects');
+  } catch (err) {
+    token = null;
+    sessionStorage.removeItem(TOKEN_KEY);
+    $('sign-in-error').textContent = err.status === 401 || err.status === 403 ? 'This token cannot read analytics.' : `Sign-in failed: ${err.message}`;
+    return;
+  }
+  sessionStorage.setItem(TOKEN_KEY, token);
+  $('sign-in').hidden = true;
+  $('dashboard').hidden = false;
+  $('sign-out').hidden = false;
+  $('project').replaceChildren(...projects.map((p) => option(p.id, p.name)));
+  fillDistributions();
+  refresh();
+}
+
+function fillDistributions() {
+  const project = projects.find((p) => p.id === $('project').value);
+  const list = project ? project.distributions : [];
+  $('distribution').replaceChildren(...list.map((d) => option(d.id, d.name === d.id ? d.id : `${d.name} (${d.id})`)));
+}
+
+function signOut() {
+  sessionStorage.removeItem(TOKEN_KEY);
+  token = null;
+  clearInterval(liveTimer);
+  $('dashboard').hidden = true;
+  $('sign-out').hidden = true;
+  $('sign-in').hidden = false;
+  $('token').value = '';
+}
+
+/** The window every panel reads (the live one reads the last 30 minutes whatever the window). */
+function currentWindow() {
+  const to = new Date();
+  const from = new Date(to.getTime() - Number($('window').value) * 3_600_000);
+  return { from: from.toISOString(), to: to.toISOString(), excludeBots: $('exclude-bots').checked };
+}
+
+function reportUrl(report, w) {
+  const base = `/api/v1/projects/${encodeURIComponent($('project').value)}/distributions/${encodeURIComponent($('distribution').value)}/analytics${report}`;
+  const q = new URLSearchParams({ from: w.from, to: w.to, TermCount: '10' });
+  if (w.excludeBots) q.set('excludeBots', 'true');
+  return `${base}?${q}`;
+}
+
+function panelElement(p) {
+  let el = document.querySelector(`[data-panel="${p.id}"]`);
+  if (el) return el;
+  el = document.createElement('section');
+  el.className = 'panel';
+  el.dataset.panel = p.id;
+  const h = document.createElement('h2');
+  const title = document.createElement('span');
+  title.textContent = p.title;
+  const csv = document.createElement('button');
+  csv.type = 'button';
+  csv.textContent = 'CSV';
+  csv.dataset.csv = p.id;
+  csv.addEventListener('click', () => downloadCsv(p, el));
+  h.append(title, csv);
+  const body = document.createElement('div');
+  body.className = 'body';
+  el.append(h, body);
+  $('panels').append(el);
+  return el;
+}
+
+async function refresh() {
+  const mine = ++generation;
+  const w = currentWindow();
+  $('dashboard').dataset.from = w.from;
+  $('dashboard').dataset.to = w.to;
+  $('dashboard').dataset.excludeBots = String(w.excludeBots);
+  const answers = new Map();
+  const fetchReport = (report) => {
+    if (!answers.has(report)) answers.set(report, api(reportUrl(report, w)));
+    return answers.get(report);
+  };
+  fetchReport('').then((r) => mine === generation && showTotals(r), () => mine === generation && showTotals(null));
+  await Promise.all(PANELS.map((p) => showPanel(p, fetchReport(p.report), mine)));
+  clearInterval(liveTimer);
+  liveTimer = setInterval(() => {
+    const live = PANELS.find((p) => p.live);
+    showPanel(live, api(reportUrl(live.report, currentWindow())), generation);
+  }, LIVE_EVERY_MS);
+}
+
+function showTotals(r) {
+  const cells = r
+    ? [
+        ['Requests', r.aggregatesPerInterval.reduce((n, a) => n + a.numberOfRequests, 0).toLocaleString('en')],
+        ['Bytes', formatBytes(r.totalBytes)],
+        ['Unique visitors', r.uniqueVisitors.toLocaleString('en')],
+        ['Cache hit ratio', r.hits + r.misses === 0 ? '–' : `${((100 * r.hits) / (r.hits + r.misses)).toFixed(1)} %`],
+        ['Bot requests', r.botRequests.toLocaleString('en')],
+      ]
+    : [['Totals', 'unavailable']];
+  $('totals').replaceChildren(
+    ...cells.map(([name, value]) => {
+      const d = document.createElement('div');
+      d.className = 'total';
+      const b = document.createElement('b');
+      b.textContent = value;
+      d.append(b, name);
+      return d;
+    }),
+  );
+}
+
+/** 1.2k, 34M: axis labels that fit. */
+const compact = (v) => (v === null ? '' : new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 }).format(v));
+
+function formatBytes(n) {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  while (n >= 1000 && i < units.length - 1) {
+    n /= 1000;
+    i++;
+  }
+  return `${n.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+}
+
+async function showPanel(p, answer, mine) {
+  const el = panelElement(p);
+  const body = el.querySelector('.body');
+  el.dataset.state = 'loading';
+  let rows;
+  try {
+    rows = p.rows(await answer);
+  } catch (err) {
+    if (mine !== generation) return;
+    const note = document.createElement('p');
+    note.className = 'note error';
+    note.textContent = `Unavailable: ${err.message}`;
+    body.replaceChildren(note);
+    el.dataset.state = 'error';
+    return;
+  }
+  if (mine !== generation) return;
+  el.rows = rows;
+  el.dataset.points = String(rows.length);
+  body.replaceChildren();
+  if (rows.length === 0) {
+    const note = document.createElement('p');
+    note.className = 'note';
+    note.textContent = 'No traffic in this window.';
+    body.append(note);
+  } else if (p.kind === 'series') {
+    drawSeries(p, body, rows);
+  } else {
+    drawBars(body, rows);
+  }
+  el.dataset.state = 'ready';
+}
+
+function drawSeries(p, body, rows) {
+  const xs = rows.map((r) => Date.parse(r[0]) / 1000);
+  const ys = rows.map((r) => r[1]);
+  const width = Math.max(300, body.clientWidth || 400);
+  new uPlot(
+    {
+      width,
+      height: 180,
+      legend: { show: false },
+      scales: { x: { time: true } },
+      // the reports' intervals are UTC days and hours: so are the axis labels
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+      axes: [{}, { size: 56, values: (_u, values) => values.map(compact) }],
+      series: [{}, { label: p.columns[1], stroke: '#3f6fd8', fill: 'rgba(63, 111, 216, 0.12)', points: { show: rows.length <= 60 } }],
+    },
+    [xs, ys],
+    body,
+  );
+}
+
+function drawBars(body, rows) {
+  const max = Math.max(1, ...rows.map((r) => r[1]));
+  const list = document.createElement('ol');
+  list.className = 'bars';
+  for (const [name, count] of rows) {
+    const li = document.createElement('li');
+    li.className = 'bar';
+    const label = document.createElement('span');
+    label.className = 'name';
+    label.textContent = name;
+    label.title = name;
+    const track = document.createElement('span');
+    track.className = 'track';
+    const fill = document.createElement('span');
+    fill.className = 'fill';
+    fill.style.display = 'block';
+    fill.style.width = `${(100 * count) / max}%`;
+    track.append(fill);
+    const n = document.createElement('span');
+    n.className = 'count';
+    n.textContent = count.toLocaleString('en');
+    li.append(label, track, n);
+    list.append(li);
+  }
+  body.append(list);
+}
+
+/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+const csvField = (v) => {
+  const s = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+function downloadCsv(p, el) {
+  const lines = [p.columns, ...(el.rows || [])].map((row) => row.map(csvField).join(','));
+  const blob = new Blob([lines.join('\r\n') + '\r\n'], { type: 'text/csv' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `${$('distribution').value}-${p.id}.csv`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+$('sign-in').addEventListener('submit', (e) => {
+  e.preventDefault();
+  $('sign-in-error').textContent = '';
+  signIn($('token').value.trim());
+});
+$('sign-out').addEventListener('click', signOut);
+$('project').addEventListener('change', () => {
+  fillDistributions();
+  refresh();
+});
+for (const id of ['distribution', 'window', 'exclude-bots']) $(id).addEventListener('change', refresh);
+$('refresh').addEventListener('click', refresh);
+if (token) signIn(token);
