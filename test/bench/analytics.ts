@@ -60,7 +60,9 @@ try {
          ['Windows', 'iOS', 'Android', 'Mac OS', 'Linux'][1 + cityHash64(number, 12) % 5],
          toUInt8(number % 10 = 0),
          if(number % 10 = 0, ['Googlebot', 'bingbot', 'GPTBot', 'curl'][1 + cityHash64(number, 13) % 4], ''),
-         cityHash64(intDiv(number, 40), 14) + 1
+         cityHash64(intDiv(number, 40), 14) + 1,
+         -- three lines in ten are an entry's page, 5,000 entries with leaders and a long tail
+         if(number % 10 < 3, concat('entry-', toString(intDiv(cityHash64(number, 15) % 5000 * (cityHash64(number, 16) % 100), 100))), '')
        FROM numbers({offset:UInt64}, {n:UInt64})`,
       { org: org.orgId, start: from, span, offset, n },
     );
@@ -70,7 +72,7 @@ try {
 
   const base = `/api/v1/projects/${projectId}/distributions/bench/analytics`;
   const month = `?from=${new Date(start - 17 * 60_000).toISOString()}&to=${new Date(end + 23 * 60_000).toISOString()}`;
-  const reports = ['', '/geo', '/path', '/device', '/referers', '/status', '/bots'];
+  const reports = ['', '/geo', '/path', '/device', '/referers', '/status', '/bots', '/assets', '/entries'];
   const windows: Array<[string, string, string[]]> = [
     ['30 days (daily, ragged ends)', month, reports],
     ['last 24 h (default, hourly)', '?', reports],
