@@ -46,7 +46,7 @@ export function createEntryTrafficReader(store: AnalyticsStore): EntryTrafficRea
       if (hit) return hit;
       const toMs = Date.now();
       const rows = await guarded(() =>
-        queryEntryTraffic(store, { orgId, distributionId: null, fromMs: toMs - RANKING_DAYS * DAY_MS, toMs, excludeBots: true }, { limit: RANKING_SIZE }),
+        queryEntryTraffic(store, { orgId, distributionId: null, fromMs: toMs - RANKING_DAYS * DAY_MS, toMs, excludeBots: true }, { limit: RANKING_SIZE, visitors: false }),
       );
       const ranking = new Map(rows.map((r) => [r.entryId, r.requests]));
       rankings.set(orgId, ranking);

@@ -33,6 +33,9 @@ try {
     });
   }
   const token = await app.createToken(org.manageToken, ['ingest']);
+  // a site whose pages are /{section}/{slug}: every line is matched against it (traffic per entry)
+  const site = await app.json('/management/v1/sites', { token: org.manageToken, body: { name: 'bench' } });
+  await app.json(`/management/v1/sites/${site.body.result.id}/url-patterns`, { method: 'PUT', token: org.manageToken, body: { patterns: [{ pattern: '/{section}/{slug}' }] } });
 
   // The shipper's side, prepared before timing: batches of NDJSON, gzipped.
   console.log(`preparing ${total} lines in batches of ${batchSize}…`);
