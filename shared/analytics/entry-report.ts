@@ -30,9 +30,17 @@ export interface EntryAnalytics {
  * requested first, with each entry's model and title as they are now.
  */
 export async function entryAnalytics(store: AnalyticsStore, db: Queryable, scope: Scope, range: AnalyticsRange): Promise<EntryAnalytics> {
-  const rows = await queryEntryTraffic(store, scope);
-  const top = rows.slice(0, range.termCount);
-  const labels = await findEntryLabels(db, scope.orgId, top.map((r) => r.entryId));
+  // requests of every entry first, then visitors of the listed ones only: merging the visitor
+  // states of thousands of entries cost 350 ms over 30 days at 10M rows, the sums alone a fraction
+  const rows = await queryEntryTraffic(store, scope, { visitors: false });
+  const listed = rows.slice(0, range.termCount);
+  const ids = listed.map((r) => r.entryId);
+  const [labels, visitors] = await Promise.all([
+    findEntryLabels(db, scope.orgId, ids),
+    ids.length === 0 ? [] : queryEntryTraffic(store, scope, { entryIds: ids }),
+  ]);
+  const visitorsOf = new Map(visitors.map((v) => [v.entryId, v.visitors]));
+  const top = listed.map((r) => ({ ...r, visitors: visitorsOf.get(r.entryId) ?? 0 }));
   const requests = rows.reduce((n, r) => n + r.requests, 0);
   return {
     requests,
