@@ -8,7 +8,7 @@ import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type An
 /**
  * Debian's nginx serves requests of browsers and bots with several statuses and writes its access
  * log (combined format); the file is pushed to Folio as it is, and every figure of the status,
- * bots and overview reports equals a count made here from the file's own lines.
+ * bots, overview and entries reports equals a count made here from the file's own lines.
  */
 if (!hasNginx) console.warn('skipping the nginx log analytics test: needs /usr/sbin/nginx (.ci/run installs it)');
 
@@ -55,11 +55,21 @@ describe.runIf(hasNginx)('a real nginx access log: statuses, bots and visitors a
   let org: AnalyticsOrg;
   let nginx: Nginx;
   let lines: Line[];
+  const entryIds: Record<string, string> = {};
 
   beforeAll(async () => {
     app = await startTestApp();
     org = await createAnalyticsOrg(app);
     await createDistribution(app, org, 'nginx');
+    // the two article pages are entries of a site that names them by /articles/{slug}
+    const m = (p: string, init: { method?: string; body?: unknown }) => app.json(`/management/v1${p}`, { token: org.manageToken, ...init });
+    const site = (await m('/sites', { body: { name: 'Web' } })).body.result.id;
+    await m('/models/article', { method: 'PUT', body: { titleField: 'title', fields: [{ alias: 'title', type: 'text' }] } });
+    for (const slug of ['launch', 'pricing']) {
+      const created = await m('/entries', { body: { model: 'article', siteId: site, slug, status: 'PUBLISHED', fields: { title: `The ${slug} page` } } });
+      entryIds[slug] = created.body.result.id;
+    }
+    expect((await m(`/sites/${site}/url-patterns`, { method: 'PUT', body: { patterns: [{ pattern: '/articles/{slug}', model: 'article' }] } })).status).toBe(200);
     nginx = await startNginx({
       server: (_port, dir) =>
         `    access_log ${dir}/access.log combined;\n` +
@@ -145,5 +155,23 @@ describe.runIf(hasNginx)('a real nginx access log: statuses, bots and visitors a
       const paths = await report('/path', excludeBots ? '&excludeBots=true' : '');
       expect(paths.paths).toEqual(topN(counted.map((l) => l.path), 20, counted.length));
     }
+  });
+
+  it('entries: requests, bytes and visitors of the pages a URL pattern names', async () => {
+    const of = (slug: string) => {
+      const mine = lines.filter((l) => l.path === `/articles/${slug}`);
+      return {
+        id: entryIds[slug],
+        model: 'article',
+        title: `The ${slug} page`,
+        requests: mine.length,
+        bytes: mine.reduce((s, l) => s + l.bytes, 0),
+        visitors: new Set(mine.map((l) => `${l.ip}|${l.ua}`)).size, // one UTC day, one distribution
+      };
+    };
+    const entries = [of('launch'), of('pricing')].sort((a, b) => b.requests - a.requests || (a.id < b.id ? -1 : 1));
+    const requests = entries.reduce((s, e) => s + e.requests, 0);
+    expect(requests).toBeGreaterThan(10);
+    expect(await report('/entries')).toEqual({ requests, bytes: entries.reduce((s, e) => s + e.bytes, 0), entries, otherRequests: 0 });
   });
 });
