@@ -457,7 +457,7 @@ describe('a process killed mid-delivery', () => {
   /**
    * The scenario both stacks share: a webhook, an event, the receiver holding the first request
    * open, `kill` of the process sending it, `restart`; then the same webhook-id comes again, is
-   * answered, and the log shows one attempt that succeeded — and nothing is sent a third time.
+   * answered, and the log shows it succeeded — and nothing is sent beyond its recorded attempts.
    */
   async function expectDeliveredAfterKill(s: { path: string; manage: Manage; kill: () => Promise<void>; restart: () => Promise<unknown>; waitMs: number }) {
     const hook = (await s.manage('/webhooks', { url: `${receiver.url}${s.path}`, events: ['*'] })).body.result as { id: string; secret: string };
@@ -471,9 +471,14 @@ describe('a process killed mid-delivery', () => {
     const [first, second] = sent();
     expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
     expect(new Webhook(hook.secret).verify(second.body, second.headers)).toMatchObject({ type: 'label.changed' });
-    expect(await pollLog(s.manage, hook.id, (d) => d.status === 'succeeded')).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 204 });
+    const delivered = await pollLog(s.manage, hook.id, (d) => d.status === 'succeeded');
+    expect(delivered).toMatchObject({ status: 'succeeded', lastStatusCode: 204 });
     await new Promise((r) => setTimeout(r, 1000));
-    expect(sent()).toHaveLength(2);
+    // The killed process's request, then one per recorded attempt. Usually one attempt; on a
+    // loaded machine an attempt may get no complete answer within the timeout and be made again
+    // (ci52: 2 attempts), but nothing is ever sent that no attempt accounts for.
+    expect(sent(), JSON.stringify(delivered)).toHaveLength(1 + delivered.attempts);
+    expect(new Set(sent().map((r) => r.headers['webhook-id'])).size).toBe(1);
   }
 
   it.runIf(process.env.REDIS_URL)('BullMQ: another worker process takes the stalled delivery over', { timeout: 90_000 }, async () => {
