@@ -32,6 +32,7 @@ interface Found {
   site_id: string;
   model_alias: string;
   value: string;
+  in_delivery: boolean;
 }
 
 export function createEntryResolver(db: Queryable): EntryResolver {
@@ -54,18 +55,22 @@ export function createEntryResolver(db: Queryable): EntryResolver {
       const ofKey = missing.filter((c) => c.key === key);
       if (ofKey.length === 0) continue;
       const values = [...new Set(ofKey.map((c) => (key === 'slug' ? c.value.toLowerCase() : c.value)))];
-      // a slug may be reused: a published entry first, then the oldest id
+      // a slug may be reused: for each site and value, published entries first, then by id
       const { rows } = await db.query<Found>(
-        `SELECT DISTINCT ON (site_id, model_alias, ${KEY_SQL[key].value}) id, site_id, model_alias, ${KEY_SQL[key].value} AS value
+        `SELECT DISTINCT ON (site_id, model_alias, ${KEY_SQL[key].value}) id, site_id, model_alias, ${KEY_SQL[key].value} AS value, in_delivery
          FROM entries WHERE org_id = $1 AND ${KEY_SQL[key].where}
          ORDER BY site_id, model_alias, ${KEY_SQL[key].value}, in_delivery DESC, id`,
         [orgId, values],
       );
+      const bySiteValue = new Map<string, Found[]>();
+      for (const r of rows.sort((a, b) => Number(b.in_delivery) - Number(a.in_delivery) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+        const k = `${r.site_id}\0${r.value}`;
+        const list = bySiteValue.get(k);
+        if (list) list.push(r);
+        else bySiteValue.set(k, [r]);
+      }
       for (const c of ofKey) {
-        const value = key === 'slug' ? c.value.toLowerCase() : c.value;
-        const found = rows
-          .filter((r) => r.site_id === c.siteId && r.value === value && (c.model === null || r.model_alias === c.model))
-          .sort((a, b) => (a.id < b.id ? -1 : 1))[0];
+        const found = bySiteValue.get(`${c.siteId}\0${key === 'slug' ? c.value.toLowerCase() : c.value}`)?.find((r) => c.model === null || r.model_alias === c.model);
         entries.set(candidateKey(orgId, c), found?.id ?? '');
       }
     }
