@@ -11,8 +11,10 @@ export interface EntryTrafficRow {
 /**
  * Requests, bytes and unique visitors per entry over a window (bots left out on request), most
  * requested first: whole days and hours from the entry rollups, the raw rows at the window's
- * ends. Visitor states cannot be taken away, so no hour is subtracted from a day. `entryIds`
- * limits it to those entries; `limit` to the first rows; `visitors: false` leaves visitors 0.
+ * ends. Visitor states cannot be taken away, so no hour is subtracted from a day; a visitor key
+ * is one UTC day's, so an entry's visitors are the sum of its days' and states are merged within
+ * a day only. `entryIds` limits it to those entries; `limit` to the first rows; `visitors:
+ * false` leaves visitors 0.
  */
 export async function queryEntryTraffic(
   store: AnalyticsStore,
@@ -26,17 +28,21 @@ export async function queryEntryTraffic(
   const states = options.visitors !== false;
   const state = states ? ', visitors' : '';
   const parts: string[] = [];
-  if (w.days) parts.push(`SELECT entry_id, toUInt64(requests) AS requests, toUInt64(bytes) AS bytes${state} FROM cdn_entries_daily WHERE ${w.days}${only}`);
-  if (w.hours) parts.push(`SELECT entry_id, toUInt64(requests) AS requests, toUInt64(bytes) AS bytes${state} FROM cdn_entries_hourly WHERE ${w.hours}${only}`);
+  if (w.days) parts.push(`SELECT entry_id, day, toUInt64(requests) AS requests, toUInt64(bytes) AS bytes${state} FROM cdn_entries_daily WHERE ${w.days}${only}`);
+  if (w.hours) parts.push(`SELECT entry_id, toDate(hour) AS day, toUInt64(requests) AS requests, toUInt64(bytes) AS bytes${state} FROM cdn_entries_hourly WHERE ${w.hours}${only}`);
   if (w.raw) {
-    parts.push(`SELECT entry_id, toUInt64(count()) AS requests, toUInt64(sum(bytes)) AS bytes${states ? ', uniqStateIf(visitor, visitor != 0) AS visitors' : ''}
-      FROM cdn_logs WHERE ${w.raw}${only} AND entry_id != '' GROUP BY entry_id`);
+    parts.push(`SELECT entry_id, toDate(timestamp) AS day, toUInt64(count()) AS requests, toUInt64(sum(bytes)) AS bytes${states ? ', uniqStateIf(visitor, visitor != 0) AS visitors' : ''}
+      FROM cdn_logs WHERE ${w.raw}${only} AND entry_id != '' GROUP BY entry_id, day`);
   }
   if (parts.length === 0) return [];
+  const union = parts.join(' UNION ALL ');
   return store.query<EntryTrafficRow>(
-    `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, ${states ? 'toInt64(uniqMerge(visitors))' : 'toInt64(0)'} AS visitors
-     FROM (${parts.join(' UNION ALL ')}) GROUP BY entry_id
-     ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`,
+    states
+      ? `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(v)) AS visitors
+         FROM (SELECT entry_id, sum(requests) AS requests, sum(bytes) AS bytes, uniqMerge(visitors) AS v FROM (${union}) GROUP BY entry_id, day)
+         GROUP BY entry_id ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`
+      : `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(0) AS visitors
+         FROM (${union}) GROUP BY entry_id ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`,
     params,
   );
 }

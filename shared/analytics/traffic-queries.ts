@@ -1,6 +1,6 @@
 import type { AnalyticsStore, QueryParams } from '../adapters/clickhouse/index.js';
 import type { Interval } from './range.js';
-import { HUMANS, minuteWindowSql, tenantSql, windowSql, type Scope } from './window-sql.js';
+import { HUMANS, minuteWindowSql, tenantSql, windowSql, type Scope, type WindowSql } from './window-sql.js';
 
 /**
  * Figures over time: totals per interval, serve-time percentiles and unique visitors, status
@@ -41,6 +41,11 @@ export interface Intervals {
 interface IntervalParts {
   sums: string[];
   states: string[];
+  /**
+   * States for the window's unique visitors when `states` are hours or minutes: the same window
+   * as few states as possible. Null when `states` are days: the intervals' visitors add up to it.
+   */
+  windowStates: string[] | null;
   params: QueryParams;
 }
 
@@ -61,7 +66,7 @@ const rawStates = (where: string, bucket: string) =>
 function hourParts(scope: Scope, interval: Interval): IntervalParts {
   const w = windowSql(scope, { days: false }); // hourly totals are few (24 a day): no daily level needed
   const humans = scope.excludeBots ? HUMANS : '';
-  const out: IntervalParts = { sums: [], states: [], params: w.params };
+  const out: IntervalParts = { sums: [], states: [], windowStates: null, params: w.params };
   if (w.hours) {
     out.sums.push(`SELECT hour AS t, toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(serve_time_ms) AS serve, toInt64(hits) AS hits,
         toInt64(misses) AS misses, toInt64(0) AS bots
@@ -73,18 +78,26 @@ function hourParts(scope: Scope, interval: Interval): IntervalParts {
     );
   }
   if (w.raw) out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
-  const s = interval === 'hour' ? w : windowSql(scope, { days: true, subtract: false, tag: 's' });
+  const s = windowSql(scope, { days: true, subtract: false, tag: 's' });
   Object.assign(out.params, s.params);
-  if (s.days) out.states.push(`SELECT toDateTime(day, 'UTC') AS t, serve_time, visitors FROM cdn_stats_daily WHERE ${s.days}${humans}`);
-  if (s.hours) out.states.push(`SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${s.hours}${humans}`);
-  if (s.raw) out.states.push(rawStates(`${s.raw}${humans}`, 'toStartOfHour(timestamp)'));
+  const states = (split: WindowSql) => [
+    split.days && `SELECT toDateTime(day, 'UTC') AS t, serve_time, visitors FROM cdn_stats_daily WHERE ${split.days}${humans}`,
+    split.hours && `SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${split.hours}${humans}`,
+    split.raw && rawStates(`${split.raw}${humans}`, 'toStartOfHour(timestamp)'),
+  ].filter((part) => part !== null);
+  if (interval === 'hour') {
+    out.states = states(w);
+    out.windowStates = states(s);
+  } else {
+    out.states = states(s);
+  }
   return out;
 }
 
 /** Minutes: everything from the minute rollup, the seconds at the window's ends from the raw rows. */
 function minuteParts(scope: Scope): IntervalParts {
   const w = minuteWindowSql(scope);
-  const out: IntervalParts = { sums: [], states: [], params: w.params };
+  const out: IntervalParts = { sums: [], states: [], windowStates: [], params: w.params };
   if (w.minutes) {
     out.sums.push(`SELECT minute AS t, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(serve_time_ms)) AS serve,
         toInt64(sum(hits)) AS hits, toInt64(sum(misses)) AS misses, toInt64(sumIf(cdn_minutes.requests, is_bot = 1)) AS bots
@@ -95,6 +108,7 @@ function minuteParts(scope: Scope): IntervalParts {
     out.sums.push(rawSums(w.raw, 'toStartOfMinute(timestamp)'));
     out.states.push(rawStates(w.raw, 'toStartOfMinute(timestamp)'));
   }
+  out.windowStates = out.states;
   return out;
 }
 
@@ -102,18 +116,28 @@ function minuteParts(scope: Scope): IntervalParts {
  * Everything the overview shows per interval — requests, bytes, serve time, cache results, bots,
  * serve-time percentiles, unique visitors — and the window's unique visitors, in one statement:
  * the sums and the merged states, joined on the interval.
+ *
+ * A visitor key changes with each UTC day (its salt is the day's), so no key is in two days: the
+ * unique visitors of a month or of the whole window are the sum of their days', and states are
+ * only ever merged within one day. That is exact where merging every day's states into one set
+ * would be an estimate past 65,536 keys, and it costs a fraction.
  */
 export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval): Promise<Intervals> {
   const parts = interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval);
   const bucket = BUCKET_SQL[interval];
+  const windowVisitors = parts.windowStates
+    ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
+    : 'sum(uv) OVER ()';
   const rows = await store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number }>(
-    `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, uniqMerge(vs) OVER () AS all
+    `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, ${windowVisitors} AS all
      FROM (SELECT ${bucket} AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
              sum(bots) AS bots
            FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
      FULL OUTER JOIN
-          (SELECT ${bucket} AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q, uniqMerge(visitors) AS uv, uniqMergeState(visitors) AS vs
-           FROM (${parts.states.join(' UNION ALL ')}) GROUP BY t) AS states
+          (SELECT b AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv
+           FROM (SELECT ${bucket} AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs, uniqMerge(visitors) AS dv
+                 FROM (${parts.states.join(' UNION ALL ')}) GROUP BY b, d)
+           GROUP BY b) AS states
      USING (t)
      ORDER BY t`,
     parts.params,

@@ -18,7 +18,7 @@ const ms = (what: string) => ({ ...int32, description: `${what}, in milliseconds
 const serveTimes = { p50ServeTime: ms('Median serve time'), p95ServeTime: ms('95th percentile serve time'), p99ServeTime: ms('99th percentile serve time') };
 const visitorsField = {
   ...int32,
-  description: 'Distinct visitors: one IP address and user agent on one UTC day (a salted hash; exact up to 65,536, estimated within about 1 % above).',
+  description: 'Distinct visitors: one IP address and user agent on one UTC day (a salted hash), so the figure of a longer span is the sum of its days\' (each exact up to 65,536 a day, estimated within about 1 % above).',
 };
 
 const schemas = {
