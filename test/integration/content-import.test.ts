@@ -266,6 +266,24 @@ describe('runImport batches', () => {
     expect(fewer.results.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 7]);
   });
 
+  it('renews the planner statistics of entries and edges when a large import ends', async () => {
+    const lines = Array.from({ length: 3 }, (_, i) => ({ type: 'entry', id: `stat${i}`, model: 'person', siteId: 'web', fields: { name: `S${i}` } }));
+    const analyzed = async (statisticsAfterLines: number) => {
+      const seen: string[] = [];
+      const db = interceptDb(t.services.db, (sql) => {
+        if (/^ANALYZE\b/.test(sql)) seen.push(sql);
+      });
+      const report = await runImport({ db, bus: t.services.bus }, org.orgId, ndjsonLines((async function* () { yield ndjson(lines); })()), { statisticsAfterLines });
+      expect(report).toMatchObject({ lines: 3, succeeded: 3 });
+      return seen;
+    };
+    expect(await analyzed(4)).toEqual([]);
+    expect(await analyzed(3)).toEqual(['ANALYZE entries, entry_edges']);
+    // the planner's estimate of the table counts the rows now (never analyzed: -1)
+    const { rows } = await t.services.db.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE relname = 'entries' AND relkind IN ('r', 'p')`);
+    expect(rows[0].n).toBeGreaterThanOrEqual(3);
+  });
+
   it('writes a batch of new entries with a constant number of statements, whatever its size', async () => {
     const statements = async (n: number, prefix: string) => {
       const lines = Array.from({ length: n }, (_, i) => ({ type: 'entry', id: `${prefix}${i}`, model: 'story', siteId: 'web', status: 'PUBLISHED', fields: { title: `T${i}`, by: 'p1' } }));

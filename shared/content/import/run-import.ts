@@ -1,4 +1,5 @@
 import type { ContentDeps } from '../deps.js';
+import { refreshEntryStatistics } from '../entry-repository.js';
 import { discardPrepared, prepareEntryBatch, writeEntryBatch, type EntryLine } from './entry-batch.js';
 import type { NdjsonLine } from './ndjson-lines.js';
 import { applyAssetLine, type AssetLineDeps } from './asset-line.js';
@@ -6,6 +7,7 @@ import { applyOtherLine } from './other-lines.js';
 import { LINE_TYPES, MAX_LISTED_FAILURES, MAX_LISTED_RESULTS, type ImportReport, type ImportState, type LineResult } from './types.js';
 
 export const ENTRY_BATCH_SIZE = 1000;
+
 
 export interface ImportOptions {
   batchSize?: number;
@@ -15,6 +17,8 @@ export interface ImportOptions {
   maxListedFailures?: number;
   /** Called after each applied batch or line with the number of lines done so far. */
   onProgress?: (linesDone: number) => void;
+  /** An import that wrote this many lines has the planner's statistics renewed when it ends. @default 10000 */
+  statisticsAfterLines?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -115,5 +119,6 @@ export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, 
     options.onProgress?.(report.lines);
   }
   await settle();
+  if (report.succeeded >= (options.statisticsAfterLines ?? 10_000)) await refreshEntryStatistics(deps.db);
   return report;
 }
