@@ -79,10 +79,21 @@ describe('a batch ClickHouse refuses', () => {
     const blobKey = ingestSpoolKey(org.orgId, 'edge', poisonId);
     await app.services.blobs.put(blobKey, Buffer.from(`${org.orgId}\tedge\tnot-a-time\tx\tGET\th\t/poison\t200\t1\t1\tHIT\t\t\tua\tXX\tXX\td\tb\to\n`), { contentType: 'text/tab-separated-values' });
     await insertBatch(app.services.db, { orgId: org.orgId, id: poisonId, distributionId: 'edge', dedupToken: `poison-${poisonId}`, blobKey, accepted: 1, rejected: 0 });
-    await app.services.db.query(`UPDATE ingest_batches SET next_attempt_at = now() WHERE org_id = $1`, [org.orgId]);
 
     const before = (await app.services.metrics.registry.getSingleMetric('folio_ingest_dead_letters_total')!.get()).values[0]?.value ?? 0;
-    expect(await drainSpool(app.services)).toBe(12);
+    // On the production stack the suites share one database, and another suite's drainer (every
+    // 5 s) may claim some of these batches first: it cannot read their rows (its blobs are in a
+    // bucket of its own), so they come back after a backoff (a CI run drained 8 of 12 at once).
+    // Made due again and drained until none is pending: every good batch goes in here, once.
+    const pending = async () =>
+      (await app.services.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ingest_batches WHERE org_id = $1 AND state = 'pending'`, [org.orgId])).rows[0].n;
+    let drained = 0;
+    for (let round = 0; round < 20 && (await pending()) > 0; round++) {
+      await app.services.db.query(`UPDATE ingest_batches SET next_attempt_at = now() WHERE org_id = $1 AND state = 'pending'`, [org.orgId]);
+      drained += await drainSpool(app.services);
+    }
+    expect(await pending()).toBe(0);
+    expect(drained).toBe(12);
     expect(await counted('/p/')).toEqual({ n: accepted, distinct: accepted });
     expect(await drainSpool(app.services)).toBe(0);
     expect(await counted('/p/')).toEqual({ n: accepted, distinct: accepted });
