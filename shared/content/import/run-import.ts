@@ -8,7 +8,6 @@ import { LINE_TYPES, MAX_LISTED_FAILURES, MAX_LISTED_RESULTS, type ImportReport,
 
 export const ENTRY_BATCH_SIZE = 1000;
 
-
 export interface ImportOptions {
   batchSize?: number;
   /** Every result is listed up to this many lines; beyond, failures only. @default 10000 */
@@ -119,6 +118,9 @@ export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, 
     options.onProgress?.(report.lines);
   }
   await settle();
-  if (report.succeeded >= (options.statisticsAfterLines ?? 10_000)) await refreshEntryStatistics(deps.db);
+  if (report.succeeded >= (options.statisticsAfterLines ?? 10_000)) {
+    // only a head start on autovacuum: the lines are written, so a failure here must not fail the import
+    await refreshEntryStatistics(deps.db).catch(() => undefined);
+  }
   return report;
 }
