@@ -4,13 +4,16 @@ import type { PurgeConfig } from '../edge/purge-target.js';
 /**
  * All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
  * subject — is kept by sending only its oldest pending delivery (the head); whoever finishes a
- * head enqueues the next. Dispatching (which adds to lanes) and finishing (which moves them on)
- * take one advisory lock, dispatch exclusively and finishing shared, so a delivery added while
- * its lane's head finishes cannot be left without a job.
+ * head enqueues the next. Adding deliveries to lanes and finishing heads take one advisory lock,
+ * adding exclusively (from its INSERT to its COMMIT) and finishing shared, so a delivery added
+ * while its lane's head finishes cannot be left without a job. Dispatchers take turns on a lock
+ * of their own for the whole of their transaction, so events become deliveries in their order.
  */
 
 /** The advisory lock key of webhook lanes (the bytes "foliow"). */
 const LANE_LOCK = 0x666f6c696f77;
+/** The advisory lock key dispatchers take turns on (the bytes "foliod"). */
+const DISPATCH_LOCK = 0x666f6c696f64;
 
 export interface PendingEvent {
   id: number;
@@ -62,11 +65,11 @@ export async function hasUndispatchedEvents(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Locks out finishing deliveries, then takes up to `limit` undispatched events, oldest first,
- * stamping them dispatched (the transaction adds their deliveries before it commits).
+ * Waits for its turn among dispatchers, then takes up to `limit` undispatched events, oldest
+ * first, stamping them dispatched (the transaction adds their deliveries before it commits).
  */
 export async function takeUndispatchedEvents(tx: Queryable, limit: number): Promise<PendingEvent[]> {
-  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [LANE_LOCK]);
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [DISPATCH_LOCK]);
   const { rows } = await tx.query<{ id: number; org_id: string; type: string; subject: string; model: string | null; data: Record<string, unknown>; created_at: Date }>(
     `UPDATE events e SET dispatched_at = now()
      WHERE e.id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT $1)
@@ -86,9 +89,14 @@ export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promi
   return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models, purge: r.kind === 'purge' }));
 }
 
-/** Inserts deliveries in the order given and returns the new lane heads. */
+/**
+ * Inserts deliveries in the order given and returns the new lane heads. Locks out finishing
+ * deliveries until the transaction ends: the lock is held for as short a time as may be, from
+ * here, not from the dispatcher's first statement.
+ */
 export async function insertDeliveries(tx: Queryable, deliveries: NewDelivery[]): Promise<DeliveryKey[]> {
   if (deliveries.length === 0) return [];
+  await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [LANE_LOCK]);
   // A new delivery heads its lane when it is the lane's first in this batch and the lane had no
   // pending delivery before (the statement's snapshot does not see the rows its INSERT adds).
   const { rows } = await tx.query<{ org_id: string; id: string }>(
@@ -106,6 +114,23 @@ export async function insertDeliveries(tx: Queryable, deliveries: NewDelivery[])
     [JSON.stringify(deliveries.map((d, ord) => ({ org_id: d.orgId, id: d.id, webhook_id: d.webhookId, event_id: d.eventId, event_type: d.eventType, lane: d.lane, body: d.body, ord })))],
   );
   return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
+}
+
+/** Rows of `webhook_deliveries` as the planner's statistics last counted them (-1: never). */
+export async function countedDeliveryRows(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'webhook_deliveries'::regclass`);
+  return rows[0]?.n ?? -1;
+}
+
+/**
+ * Has Postgres sample `webhook_deliveries` again. Claims and records look deliveries up by key,
+ * but their plans are made (and kept, per connection) from these statistics: planned for a table
+ * of a few pending rows, they scan every pending row for each lookup, which a burst of thousands
+ * turns quadratic — before autovacuum's next visit, a minute or more later. ANALYZE samples at
+ * most 30,000 rows, blocks no reads or writes, and invalidates the plans it makes obsolete.
+ */
+export async function refreshDeliveryStatistics(db: Queryable): Promise<void> {
+  await db.query('ANALYZE webhook_deliveries');
 }
 
 /** A delivery with what sending it needs. */
@@ -156,6 +181,7 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
      RETURNING d.org_id, d.id, d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
                COALESCE(w.previous_secret_until > now(), false) AS previous_valid`,
     [keys.map((k) => k.orgId), keys.map((k) => k.id), claimMs],
+    { prepare: true },
   );
   const claimed = new Map(rows.map((r) => [`${r.org_id}\0${r.id}`, r]));
   return keys.map((key) => {
@@ -199,36 +225,34 @@ export type NextDelivery = DeliveryKey & { attempts: number };
 export const changesFailureCount = (d: DeliveryToSend, a: AttemptRecord): boolean =>
   a.counted && (a.outcome.status === 'failed' || (a.outcome.status === 'succeeded' && d.failedInARow > 0));
 
-const finishParams = (d: DeliveryToSend, a: AttemptRecord, ord: number) => ({
-  ord,
-  org: d.orgId,
-  id: d.id,
-  attempts: d.attempts,
-  status: a.outcome.status,
-  counted: a.counted ? 1 : 0,
-  code: a.statusCode,
-  ms: a.durationMs,
-  error: a.error,
-  excerpt: a.excerpt,
-  retry_at: a.outcome.status === 'pending' ? a.outcome.retryAt.toISOString() : null,
-});
-
 /**
- * Records attempts that leave their webhooks' failure counts alone, in one statement (one
- * `folio_finish_attempt` per attempt); the answer follows `attempts`: the lane's next delivery
- * where an attempt was final and its lane has one.
+ * Records attempts that leave their webhooks' failure counts alone, in one statement
+ * (`folio_finish_attempts`); the answer follows `attempts`: the lane's next delivery where an
+ * attempt was final and its lane has one.
  */
 export async function finishAttempts(db: Queryable, attempts: { d: DeliveryToSend; a: AttemptRecord }[]): Promise<(NextDelivery | null)[]> {
-  const { rows } = await db.query<{ ord: number; next_id: string | null; next_attempts: number | null }>(
-    `SELECT i.ord, f.next_id, f.next_attempts
-     FROM ${ASYNC_COMMIT}, jsonb_to_recordset($2::jsonb) AS i(ord int, org text, id text, attempts int, status text, counted int, code int, ms int, error text, excerpt text, retry_at timestamptz)
-     LEFT JOIN LATERAL folio_finish_attempt($1, i.org, i.id, i.attempts, i.status, i.counted, i.code, i.ms, i.error, i.excerpt, i.retry_at) f ON true
-     ORDER BY i.ord`,
-    [LANE_LOCK, JSON.stringify(attempts.map(({ d, a }, ord) => finishParams(d, a, ord)))],
+  const column = <T>(f: (d: DeliveryToSend, a: AttemptRecord) => T): T[] => attempts.map(({ d, a }) => f(d, a));
+  const { rows } = await db.query<{ ord: number; next_id: string; next_attempts: number }>(
+    `SELECT f.ord, f.next_id, f.next_attempts
+     FROM ${ASYNC_COMMIT}, folio_finish_attempts($1, $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::text[], $11::timestamptz[]) f`,
+    [
+      LANE_LOCK,
+      column((d) => d.orgId),
+      column((d) => d.id),
+      column((d) => d.attempts),
+      column((_, a) => a.outcome.status),
+      column((_, a) => (a.counted ? 1 : 0)),
+      column((_, a) => a.statusCode),
+      column((_, a) => a.durationMs),
+      column((_, a) => a.error),
+      column((_, a) => a.excerpt),
+      column((_, a) => (a.outcome.status === 'pending' ? a.outcome.retryAt.toISOString() : null)),
+    ],
+    { prepare: true },
   );
-  const next = new Map(rows.filter((r) => r.next_id !== null).map((r) => [r.ord, { id: r.next_id!, attempts: r.next_attempts! }]));
+  const next = new Map(rows.map((r) => [r.ord, { id: r.next_id, attempts: r.next_attempts }]));
   return attempts.map(({ d }, i) => {
-    const n = next.get(i);
+    const n = next.get(i + 1); // WITH ORDINALITY counts from 1
     return n ? { orgId: d.orgId, ...n } : null;
   });
 }

@@ -4,7 +4,18 @@ import { matchesEvent } from '../events/event-types.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
 import { enqueueDeliveries } from './deliver.js';
-import { enabledSubscribers, hasUndispatchedEvents, insertDeliveries, takeUndispatchedEvents, type DeliveryKey, type NewDelivery, type PendingEvent, type Subscriber } from './delivery-repository.js';
+import {
+  countedDeliveryRows,
+  enabledSubscribers,
+  hasUndispatchedEvents,
+  insertDeliveries,
+  refreshDeliveryStatistics,
+  takeUndispatchedEvents,
+  type DeliveryKey,
+  type NewDelivery,
+  type PendingEvent,
+  type Subscriber,
+} from './delivery-repository.js';
 
 /**
  * Events turned into deliveries per transaction: the first batch small, so that the first
@@ -12,6 +23,11 @@ import { enabledSubscribers, hasUndispatchedEvents, insertDeliveries, takeUndisp
  */
 const FIRST_BATCH = 250;
 const LARGEST_BATCH = 2000;
+/**
+ * A run that has added this many deliveries, and more than the table's statistics count, has
+ * them renewed (see refreshDeliveryStatistics); at most once per doubling of the table.
+ */
+const STATISTICS_AFTER = 500;
 
 /**
  * Turns every undispatched event into one delivery per matching enabled webhook of its org, and
@@ -20,18 +36,31 @@ const LARGEST_BATCH = 2000;
  */
 export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'queue' | 'logger'>): Promise<number> {
   let handled = 0;
+  let added = 0; // deliveries added since this run last renewed the statistics
+  let renewing: Promise<void> | undefined; // beside the dispatching, which it need not hold up
   if (!(await hasUndispatchedEvents(services.db))) return 0;
-  for (let batch = FIRST_BATCH; ; batch = Math.min(batch * 2, LARGEST_BATCH)) {
-    const { heads, count } = await services.db.transaction((tx) => dispatchBatch(tx, batch));
-    handled += count;
-    await enqueueDeliveries(services, heads.map((h) => ({ ...h, attempts: 0 })));
-    if (count < batch) return handled;
+  try {
+    for (let batch = FIRST_BATCH; ; batch = Math.min(batch * 2, LARGEST_BATCH)) {
+      const { heads, count, deliveries } = await services.db.transaction((tx) => dispatchBatch(tx, batch));
+      handled += count;
+      added += deliveries;
+      if (!renewing && added >= STATISTICS_AFTER && added > (await countedDeliveryRows(services.db))) {
+        added = 0;
+        renewing = refreshDeliveryStatistics(services.db)
+          .catch((err: unknown) => services.logger.warn({ err }, 'webhook delivery statistics not renewed; autovacuum will'))
+          .finally(() => (renewing = undefined));
+      }
+      await enqueueDeliveries(services, heads.map((h) => ({ ...h, attempts: 0 })));
+      if (count < batch) return handled;
+    }
+  } finally {
+    await renewing;
   }
 }
 
-async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: DeliveryKey[]; count: number }> {
+async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: DeliveryKey[]; count: number; deliveries: number }> {
   const events = await takeUndispatchedEvents(tx, batch);
-  if (events.length === 0) return { heads: [], count: 0 };
+  if (events.length === 0) return { heads: [], count: 0, deliveries: 0 };
   const subscribers = await enabledSubscribers(tx, [...new Set(events.map((e) => e.orgId))]);
   const deliveries: NewDelivery[] = [];
   for (const event of events) {
@@ -42,7 +71,7 @@ async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: Del
     }
   }
   const heads = await insertDeliveries(tx, deliveries);
-  return { heads, count: events.length };
+  return { heads, count: events.length, deliveries: deliveries.length };
 }
 
 /** A model filter narrows entry and model events; events of no model (assets, lists…) pass it. */

@@ -10,7 +10,8 @@
  *    parallel) until the receiver has every delivery — against the limit measured in the same
  *    run: a bare loop POSTing the same number of Standard-Webhooks-signed bodies to the same
  *    receiver over keep-alive connections, as many in flight as Folio's WEBHOOK_CONCURRENCY.
- *    BENCH_CONCURRENCY (default 32) sets both.
+ *    BENCH_CONCURRENCY (default 32) sets both. The two alternate for BENCH_ROUNDS rounds
+ *    (default 3), so a shared machine's drift touches both alike, and their medians are compared.
  *
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), REDIS_URL (default
  * redis://127.0.0.1:6379), BENCH_RATE (publishes/s, default 20), BENCH_SECONDS (default 15),
@@ -33,6 +34,7 @@ const rate = Number(process.env.BENCH_RATE ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 15);
 const events = Number(process.env.BENCH_EVENTS ?? 5000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 const receiver = fork(fileURLToPath(new URL('./webhook-receiver-process.js', import.meta.url)));
 const { port } = (await once(receiver, 'message'))[0] as { port: number };
@@ -90,30 +92,8 @@ try {
       `(${latencies.length}/${count} delivered, ${rate} publishes/s; from sending the request; target p50 ≤ 100 ms)`,
   );
 
-  // 2. throughput: Folio
-  progress(`committing ${events} events at once`);
-  const t0 = performance.now();
-  await app.services.db.transaction((tx) =>
-    recordEvents(tx, org.orgId, Array.from({ length: events }, (_, i) => ({ type: 'label.changed' as const, subject: `label:bench-${i}`, data: { id: `bench-${i}`, action: 'updated' } }))),
-  );
-  let got = 0;
-  let dispatchedMs = 0;
-  const seen = new Set<string>();
-  while (seen.size < events && performance.now() - t0 < 120_000) {
-    for (const a of await take()) {
-      got++;
-      seen.add(a.entryId ?? '');
-    }
-    if (!dispatchedMs && !(await app.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE org_id = $1 AND dispatched_at IS NULL', [org.orgId])).rows[0].n) {
-      dispatchedMs = performance.now() - t0;
-    }
-    if (seen.size < events) await sleep(20);
-  }
-  const folioMs = performance.now() - t0;
-  const folioRate = seen.size / (folioMs / 1000);
-
-  // 2. throughput: the limit, a bare loop of signed POSTs to the same receiver
-  progress(`bare loop: ${events} signed POSTs, ${concurrency} in flight`);
+  // 2. throughput, in alternating rounds: Folio, then the limit — a bare loop of signed POSTs to
+  // the same receiver — so that both meet the machine in the same state; medians are compared
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const secret = newWebhookSecret();
   const body = JSON.stringify({ type: 'label.changed', timestamp: new Date().toISOString(), data: { orgId: org.orgId, id: 'bench', action: 'updated' } });
@@ -127,14 +107,55 @@ try {
       req.on('error', reject);
       req.end(body);
     });
-  const l0 = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next++ < events) await post();
-  }));
-  const limitMs = performance.now() - l0;
-  const limitRate = events / (limitMs / 1000);
-  await take();
+
+  const folioRound = async (round: number) => {
+    progress(`round ${round}: committing ${events} events at once`);
+    const t0 = performance.now();
+    await app.services.db.transaction((tx) =>
+      recordEvents(
+        tx,
+        org.orgId,
+        Array.from({ length: events }, (_, i) => ({ type: 'label.changed' as const, subject: `label:bench-${round}-${i}`, data: { id: `bench-${round}-${i}`, action: 'updated' } })),
+      ),
+    );
+    let got = 0;
+    let dispatchedMs = 0;
+    const seen = new Set<string>();
+    while (seen.size < events && performance.now() - t0 < 120_000) {
+      for (const a of await take()) {
+        got++;
+        seen.add(a.entryId ?? '');
+      }
+      if (!dispatchedMs && !(await app.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE org_id = $1 AND dispatched_at IS NULL', [org.orgId])).rows[0].n) {
+        dispatchedMs = performance.now() - t0;
+      }
+      if (seen.size < events) await sleep(20);
+    }
+    const ms = performance.now() - t0;
+    return { rate: seen.size / (ms / 1000), delivered: seen.size, twice: got - seen.size, ms, dispatchedMs };
+  };
+  const bareRound = async (round: number) => {
+    progress(`round ${round}: bare loop, ${events} signed POSTs, ${concurrency} in flight`);
+    const l0 = performance.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next++ < events) await post();
+    }));
+    const ms = performance.now() - l0;
+    await take();
+    return { rate: events / (ms / 1000), ms };
+  };
+  const folio: Awaited<ReturnType<typeof folioRound>>[] = [];
+  const bare: Awaited<ReturnType<typeof bareRound>>[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    folio.push(await folioRound(round));
+    bare.push(await bareRound(round));
+  }
+  const median = <T extends { rate: number }>(xs: T[]): T => [...xs].sort((a, b) => a.rate - b.rate)[Math.floor(xs.length / 2)];
+  const folioMedian = median(folio);
+  const bareMedian = median(bare);
+  const folioRate = folioMedian.rate;
+  const limitRate = bareMedian.rate;
 
   // the same loop with the least any durable record of an attempt costs: each POST reads its
   // delivery by primary key first and writes its outcome after (two statements, the app's pool)
@@ -174,8 +195,13 @@ try {
   const queueRate = events / ((performance.now() - q0) / 1000);
   await queue.close();
 
-  console.log(`Folio deliveries:    ${Math.round(folioRate).toLocaleString('en')} events/s (${seen.size}/${events} in ${(folioMs / 1000).toFixed(2)} s, ${got - seen.size} sent twice, from COMMIT: dispatch, queue, sign, POST, record; all dispatched after ${(dispatchedMs / 1000).toFixed(2)} s)`);
-  console.log(`bare signed POSTs:   ${Math.round(limitRate).toLocaleString('en')} requests/s (${events} in ${(limitMs / 1000).toFixed(2)} s, same receiver)`);
+  const rates = (xs: { rate: number }[]) => xs.map((x) => Math.round(x.rate).toLocaleString('en')).join(', ');
+  console.log(
+    `Folio deliveries:    ${Math.round(folioRate).toLocaleString('en')} events/s, median of ${rounds} rounds (${rates(folio)}); median round: ` +
+      `${folioMedian.delivered}/${events} in ${(folioMedian.ms / 1000).toFixed(2)} s, all dispatched after ${(folioMedian.dispatchedMs / 1000).toFixed(2)} s; ` +
+      `${folio.reduce((n, r) => n + r.twice, 0)} sent twice in all; from COMMIT: dispatch, queue, sign, POST, record`,
+  );
+  console.log(`bare signed POSTs:   ${Math.round(limitRate).toLocaleString('en')} requests/s, median of ${rounds} rounds (${rates(bare)}), same receiver`);
   console.log(`Folio / limit:       ${((folioRate / limitRate) * 100).toFixed(0)} %  (target ≥ 50 %)`);
   console.log(`bare + 2 statements: ${Math.round(durableRate).toLocaleString('en')} requests/s (a primary-key read before and an UPDATE after each POST) — Folio reaches ${((folioRate / durableRate) * 100).toFixed(0)} % of it`);
   console.log(`queue alone:         ${Math.round(queueRate).toLocaleString('en')} no-op jobs/s (${app.services.queue.kind}; one job per delivery attempt) — Folio reaches ${((folioRate / queueRate) * 100).toFixed(0)} % of it`);

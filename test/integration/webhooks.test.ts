@@ -247,7 +247,7 @@ describe('webhooks', () => {
       await Promise.all(claimed.filter((d) => d !== null).map((d) => ledger.record(d!, record)));
       const texts = statements.mock.calls.map(([sql]) => sql);
       expect(texts.filter((sql) => sql.startsWith('UPDATE webhook_deliveries d SET claimed_until'))).toHaveLength(2);
-      expect(texts.filter((sql) => sql.includes('folio_finish_attempt('))).toHaveLength(1);
+      expect(texts.filter((sql) => sql.includes('folio_finish_attempts('))).toHaveLength(1);
     } finally {
       statements.mockRestore();
     }
