@@ -48,7 +48,7 @@ export function compileEntryQuery(q: EntryQuery, params = new SqlParams()): Comp
   parts.splice(1, 0, visibleSql('e', q.scope, env.flags.wantsDeleted));
   const where = and(parts);
   // a title search: the default title, or a localized one through the index of every locale's titles
-  return { params, env, where, keys, textSearch: /\be\.title ILIKE |\bCOALESCE\(e\.title, ''\) \|\| /.test(where) };
+  return { params, env, where, keys, textSearch: /\be\.(title ILIKE|search_titles LIKE) /.test(where) };
 }
 
 /**

@@ -63,9 +63,9 @@ const isTitleField = (model: ModelDefinition, f: FieldDefinition) => model.title
 
 /**
  * A filter on the title as read in another locale: the rows whose title in some locale could
- * match (the trigram index over `title` and `locale_titles`, its expression written as the
- * migration creates it) AND the title of the asked locale matching. Without the first part a
- * substring search would read every row of the model.
+ * match (`search_titles`, every title lower-cased, trigram-indexed; LIKE on lower-cased text is
+ * what ILIKE does in a UTF-8 database) AND the title of the asked locale matching. Without the
+ * first part a substring search would read every row of the model.
  */
 function localizedTitleSql(model: ModelDefinition, e: string, field: FieldDefinition, f: StringFilter, env: FilterEnv): string {
   const exact = stringFilterSql(stringExprOf(model, e, field, env.locale), f, env.params);
@@ -73,7 +73,7 @@ function localizedTitleSql(model: ModelDefinition, e: string, field: FieldDefini
   const term = [f.contains, f.startsWith, f.endsWith, f.eq].find((v) => has(v));
   if (!has(term)) return exact;
   const p = env.params.add(`%${escapeLike(term)}%`);
-  return and([`(COALESCE(${e}.title, '') || E'\\n' || COALESCE(${e}.locale_titles, '')) ILIKE ${p}`, exact]);
+  return and([`${e}.search_titles LIKE lower(${p})`, exact]);
 }
 
 /** Section ids of `ids` and all their descendants. */
