@@ -117,7 +117,8 @@ try {
   const measureLimit = async () => {
     const entryRows = (await db.query<Record<string, unknown>>('SELECT * FROM entries WHERE org_id = $1 ORDER BY row_id', [org.id])).rows;
     const edgeRows = (await db.query<Record<string, unknown>>('SELECT * FROM entry_edges WHERE org_id = $1 ORDER BY row_id', [org.id])).rows;
-    const entryCols = Object.keys(entryRows[0]).filter((c) => c !== 'row_id');
+    // the database numbers rows and derives `search_titles` itself, for these inserts as for the import's
+    const entryCols = Object.keys(entryRows[0]).filter((c) => c !== 'row_id' && c !== 'search_titles');
     const edgesByRow = new Map<unknown, Record<string, unknown>[]>();
     for (const e of edgeRows) edgesByRow.set(e.row_id, [...(edgesByRow.get(e.row_id) ?? []), e]);
     const client = new pg.Client({ connectionString: url });

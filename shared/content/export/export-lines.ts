@@ -3,7 +3,7 @@ import { listAssets } from '../../assets/asset-repository.js';
 import type { Asset } from '../../assets/types.js';
 import { listSites } from '../../tenancy/site-repository.js';
 import { entriesAfter } from '../entry-repository.js';
-import type { EntryRow } from '../entry-row.js';
+import type { EntryRowJsonText } from '../entry-row.js';
 import { listItems } from '../list-repository.js';
 import { findLocales } from '../locale-repository.js';
 import type { Locale } from '../locale-types.js';
@@ -17,6 +17,30 @@ import { sectionDef } from '../sections.js';
 
 /** One line of an export: an import line (`type` and the body the import takes for it). */
 export type ExportLine = { type: string } & Record<string, unknown>;
+
+/** A member's value that is JSON text already (an entry's values as Postgres sent them): written as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** A line as NDJSON text: `JSON.stringify`, with RawJson members spliced in as they are. */
+export function lineText(line: ExportLine): string {
+  let raw = '';
+  let plain: Record<string, unknown> | undefined;
+  for (const key in line) {
+    const value = line[key];
+    if (!(value instanceof RawJson)) continue;
+    plain ??= { ...line };
+    delete plain[key];
+    raw += `,${JSON.stringify(key)}:${value.text}`;
+  }
+  if (!plain) return JSON.stringify(line);
+  const text = JSON.stringify(plain);
+  return `${text.slice(0, -1)}${raw}}`;
+}
+
+/** JSON text as a RawJson member, or nothing for SQL NULL or a JSON null. */
+const rawJson = (text: string | null): RawJson | undefined => (text === null || text === 'null' ? undefined : new RawJson(text));
 
 export interface ExportDeps {
   db: Db;
@@ -152,7 +176,7 @@ function assetLine(deps: ExportDeps, a: Asset): ExportLine {
 }
 
 /** The `entry` line of one version: its content, and its status and dates where the import takes them. */
-function entryLine(row: EntryRow, version: 'published' | 'draft' | 'archived' | 'edit'): ExportLine {
+function entryLine(row: EntryRowJsonText, version: 'published' | 'draft' | 'archived' | 'edit'): ExportLine {
   return compact({
     type: 'entry',
     id: row.id,
@@ -161,9 +185,9 @@ function entryLine(row: EntryRow, version: 'published' | 'draft' | 'archived' | 
     slug: row.slug,
     externalId: row.externalId,
     labels: row.labels,
-    attrs: row.attrs,
-    fields: row.fields,
-    locales: row.locales,
+    attrs: rawJson(row.attrs),
+    fields: rawJson(row.fields),
+    locales: rawJson(row.locales),
     status: version === 'published' ? 'PUBLISHED' : version === 'archived' ? 'ARCHIVED' : undefined,
     createdAt: version === 'edit' ? undefined : row.createdAt.toISOString(),
     publishedAt: version === 'published' || version === 'archived' ? row.publishedAt?.toISOString() : undefined,
@@ -171,7 +195,7 @@ function entryLine(row: EntryRow, version: 'published' | 'draft' | 'archived' | 
   });
 }
 
-function* linesOfEntry(e: { preview: EntryRow; delivery: EntryRow | null }): Generator<ExportLine> {
+function* linesOfEntry(e: { preview: EntryRowJsonText; delivery: EntryRowJsonText | null }): Generator<ExportLine> {
   if (e.delivery) {
     yield entryLine(e.delivery, 'published');
     if (e.delivery !== e.preview && e.preview.rowId !== e.delivery.rowId) yield entryLine(e.preview, 'edit');
@@ -185,8 +209,8 @@ function* linesOfEntry(e: { preview: EntryRow; delivery: EntryRow | null }): Gen
  */
 async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<ExportLine> {
   const written = new Set<string>();
-  let waiting: { preview: EntryRow; delivery: EntryRow | null; references: string[] }[] = [];
-  const ready = (e: { preview: EntryRow; references: string[] }) => e.references.every((r) => r === e.preview.id || written.has(r));
+  let waiting: { preview: EntryRowJsonText; delivery: EntryRowJsonText | null; references: string[] }[] = [];
+  const ready = (e: { preview: EntryRowJsonText; references: string[] }) => e.references.every((r) => r === e.preview.id || written.has(r));
   const release = function* (): Generator<ExportLine> {
     for (let progress = true; progress && waiting.length > 0; ) {
       const now = waiting.filter(ready);
@@ -223,7 +247,7 @@ async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<ExportL
   if (waiting.length === 0) return;
   const circle = new Set(waiting.map((e) => e.preview.id));
   for (const e of waiting) {
-    const cut = (row: EntryRow): EntryRow => ({ ...row, fields: withoutReferencesTo(row.fields, circle) });
+    const cut = (row: EntryRowJsonText): EntryRowJsonText => ({ ...row, fields: JSON.stringify(withoutReferencesTo(JSON.parse(row.fields) as Record<string, unknown>, circle)) });
     yield* linesOfEntry({ preview: cut(e.preview), delivery: e.delivery && (e.delivery === e.preview ? cut(e.preview) : cut(e.delivery)) });
     written.add(e.preview.id);
   }
