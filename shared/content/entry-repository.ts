@@ -8,6 +8,7 @@ import {
   fromDb,
   fromDbJsonText,
   type EntryDbRow,
+  type EntryDbRowJsonText,
   type EntryRow,
   type EntryRowJsonText,
   type NewEntryRow,
@@ -262,7 +263,7 @@ export async function entriesAfter(
   limit: number,
 ): Promise<{ seq: number; preview: EntryRowJsonText; delivery: EntryRowJsonText | null; references: string[] }[]> {
   const columns = (alias?: string) => entryReadColumns(alias, JSON_VALUE_COLUMNS);
-  const { rows } = await db.query<Parameters<typeof fromDbJsonText>[0]>(
+  const { rows } = await db.query<EntryDbRowJsonText>(
     `WITH page AS (
        SELECT org_id, ${entryReadColumns()} FROM entries WHERE org_id = $1 AND in_preview AND status <> 'DELETED' AND seq > $2 ORDER BY seq LIMIT $3)
      SELECT ${columns()} FROM page UNION ALL

@@ -77,7 +77,12 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'lo
  * but those the database derives for its indexes (`search_titles`), which no reader needs.
  */
 export const entryReadColumns = (alias?: string, asText: readonly string[] = []): string =>
-  ['row_id', ...Object.values(ENTRY_COLUMNS)].map((c) => (asText.includes(c) ? `${alias ? `${alias}.` : ''}${c}::text AS ${c}` : alias ? `${alias}.${c}` : c)).join(', ');
+  ['row_id', ...Object.values(ENTRY_COLUMNS)]
+    .map((c) => {
+      const column = alias ? `${alias}.${c}` : c;
+      return asText.includes(c) ? `${column}::text AS ${c}` : column;
+    })
+    .join(', ');
 
 /** The JSON values of a row that a reader may take as the text Postgres sends (see `entryReadColumns`). */
 const JSON_VALUES = ['fields', 'locales', 'attrs'] as const;
@@ -85,7 +90,7 @@ export const JSON_VALUE_COLUMNS: readonly string[] = JSON_VALUES;
 
 /** An entry row whose JSON values are left as their text, for a reader that only passes them on. */
 export type EntryRowJsonText = Omit<EntryRow, (typeof JSON_VALUES)[number]> & { fields: string; locales: string | null; attrs: string | null };
-type EntryDbRowJsonText = Omit<EntryDbRow, (typeof JSON_VALUES)[number]> & { fields: string; locales: string | null; attrs: string | null };
+export type EntryDbRowJsonText = Omit<EntryDbRow, (typeof JSON_VALUES)[number]> & { fields: string; locales: string | null; attrs: string | null };
 
 export const fromDbJsonText = (r: EntryDbRowJsonText): EntryRowJsonText => ({
   ...fromDb({ ...r, fields: {}, locales: null, attrs: null }),
@@ -93,7 +98,6 @@ export const fromDbJsonText = (r: EntryDbRowJsonText): EntryRowJsonText => ({
   locales: r.locales,
   attrs: r.attrs,
 });
-
 
 export interface EntryDbRow {
   row_id: number;

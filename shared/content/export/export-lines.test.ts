@@ -14,4 +14,9 @@ describe('lineText', () => {
     expect(text.startsWith('{"type":"entry","id":"e1","slug":"a",')).toBe(true);
     expect(line.fields).toBeInstanceOf(RawJson);
   });
+
+  it('writes a line of raw members only as valid JSON', () => {
+    const onlyRaw = { fields: new RawJson('[1]') } as unknown as Parameters<typeof lineText>[0];
+    expect(JSON.parse(lineText(onlyRaw))).toEqual({ fields: [1] });
+  });
 });

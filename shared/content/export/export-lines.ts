@@ -36,7 +36,7 @@ export function lineText(line: ExportLine): string {
   }
   if (!plain) return JSON.stringify(line);
   const text = JSON.stringify(plain);
-  return `${text.slice(0, -1)}${raw}}`;
+  return text === '{}' ? `{${raw.slice(1)}}` : `${text.slice(0, -1)}${raw}}`;
 }
 
 /** JSON text as a RawJson member, or nothing for SQL NULL or a JSON null. */
