@@ -3,14 +3,12 @@ import type { Edge } from './edges.js';
 import {
   ENTRY_COLUMNS,
   JSON_COLUMNS,
-  JSON_VALUE_COLUMNS,
   entryReadColumns,
+  exportReadColumns,
   fromDb,
-  fromDbJsonText,
   type EntryDbRow,
-  type EntryDbRowJsonText,
   type EntryRow,
-  type EntryRowJsonText,
+  type ExportEntryRow,
   type NewEntryRow,
 } from './entry-row.js';
 
@@ -261,23 +259,22 @@ export async function entriesAfter(
   orgId: string,
   afterSeq: number,
   limit: number,
-): Promise<{ seq: number; preview: EntryRowJsonText; delivery: EntryRowJsonText | null; references: string[] }[]> {
-  const columns = (alias?: string) => entryReadColumns(alias, JSON_VALUE_COLUMNS);
-  const { rows } = await db.query<EntryDbRowJsonText>(
+): Promise<{ seq: number; preview: ExportEntryRow; delivery: ExportEntryRow | null; references: string[] }[]> {
+  const { rows } = await db.query<ExportEntryRow>(
     `WITH page AS (
-       SELECT org_id, ${entryReadColumns()} FROM entries WHERE org_id = $1 AND in_preview AND status <> 'DELETED' AND seq > $2 ORDER BY seq LIMIT $3)
-     SELECT ${columns()} FROM page UNION ALL
-     SELECT ${columns('d')} FROM entries d JOIN page p ON d.org_id = p.org_id AND d.id = p.id AND d.in_delivery AND NOT d.in_preview`,
+       SELECT ${exportReadColumns('e')} FROM entries e WHERE e.org_id = $1 AND e.in_preview AND e.status <> 'DELETED' AND e.seq > $2 ORDER BY e.seq LIMIT $3)
+     SELECT * FROM page UNION ALL
+     SELECT ${exportReadColumns('d')} FROM entries d JOIN page p ON d.org_id = $1 AND d.id = p.id AND d.in_delivery AND NOT d.in_preview`,
     [orgId, afterSeq, limit],
   );
   const edges = await db.query<{ row_id: number; target_id: string }>(
     `SELECT row_id, target_id FROM entry_edges WHERE row_id = ANY($1::bigint[]) AND kind IN ('reference', 'rich_entry')`,
-    [rows.map((r) => r.row_id)],
+    [rows.map((r) => r.rowId)],
   );
   const targetsOf = new Map<number, string[]>();
   for (const g of edges.rows) targetsOf.set(g.row_id, [...(targetsOf.get(g.row_id) ?? []), g.target_id]);
-  const out = new Map<string, { seq: number; preview: EntryRowJsonText; delivery: EntryRowJsonText | null; references: Set<string> }>();
-  for (const row of rows.map(fromDbJsonText).sort((a, b) => a.seq - b.seq)) {
+  const out = new Map<string, { seq: number; preview: ExportEntryRow; delivery: ExportEntryRow | null; references: Set<string> }>();
+  for (const row of rows.sort((a, b) => a.seq - b.seq)) {
     const entry = out.get(row.id) ?? { seq: row.seq, preview: row, delivery: null, references: new Set<string>() };
     if (row.inPreview) entry.preview = row;
     if (row.inDelivery) entry.delivery = row;

@@ -76,28 +76,39 @@ export const JSON_COLUMNS: ReadonlySet<string> = new Set(['attrs', 'fields', 'lo
  * The columns a row is read with (see `fromDb`), prefixed with `alias.` when given: every one
  * but those the database derives for its indexes (`search_titles`), which no reader needs.
  */
-export const entryReadColumns = (alias?: string, asText: readonly string[] = []): string =>
-  ['row_id', ...Object.values(ENTRY_COLUMNS)]
-    .map((c) => {
-      const column = alias ? `${alias}.${c}` : c;
-      return asText.includes(c) ? `${column}::text AS ${c}` : column;
-    })
-    .join(', ');
+export const entryReadColumns = (alias?: string): string =>
+  ['row_id', ...Object.values(ENTRY_COLUMNS)].map((c) => (alias ? `${alias}.${c}` : c)).join(', ');
 
-/** The JSON values of a row that a reader may take as the text Postgres sends (see `entryReadColumns`). */
-const JSON_VALUES = ['fields', 'locales', 'attrs'] as const;
-export const JSON_VALUE_COLUMNS: readonly string[] = JSON_VALUES;
+/**
+ * What an export reads of one row: the members an import line takes, named as the export uses
+ * them, the JSON values left as the text Postgres sends (passed on, never parsed and written again).
+ */
+export interface ExportEntryRow {
+  rowId: number;
+  id: string;
+  seq: number;
+  inPreview: boolean;
+  inDelivery: boolean;
+  modelAlias: string;
+  siteId: string;
+  status: EntryStatus;
+  slug: string | null;
+  externalId: string | null;
+  labels: string[];
+  attrs: string | null;
+  fields: string;
+  locales: string | null;
+  createdAt: Date;
+  publishedAt: Date | null;
+  firstPublishedAt: Date | null;
+}
 
-/** An entry row whose JSON values are left as their text, for a reader that only passes them on. */
-export type EntryRowJsonText = Omit<EntryRow, (typeof JSON_VALUES)[number]> & { fields: string; locales: string | null; attrs: string | null };
-export type EntryDbRowJsonText = Omit<EntryDbRow, (typeof JSON_VALUES)[number]> & { fields: string; locales: string | null; attrs: string | null };
-
-export const fromDbJsonText = (r: EntryDbRowJsonText): EntryRowJsonText => ({
-  ...fromDb({ ...r, fields: {}, locales: null, attrs: null }),
-  fields: r.fields,
-  locales: r.locales,
-  attrs: r.attrs,
-});
+/** The columns of an `ExportEntryRow`, of the table (or alias) `t`. */
+export const exportReadColumns = (t: string): string =>
+  `${t}.row_id AS "rowId", ${t}.id, ${t}.seq, ${t}.in_preview AS "inPreview", ${t}.in_delivery AS "inDelivery", ${t}.model_alias AS "modelAlias", ` +
+  `${t}.site_id AS "siteId", ${t}.status, ${t}.slug, ${t}.external_id AS "externalId", ${t}.labels, ${t}.attrs::text AS attrs, ` +
+  `${t}.fields::text AS fields, ${t}.locales::text AS locales, ${t}.created_at AS "createdAt", ${t}.published_at AS "publishedAt", ` +
+  `${t}.first_published_at AS "firstPublishedAt"`;
 
 export interface EntryDbRow {
   row_id: number;

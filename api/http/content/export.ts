@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import zlib from 'node:zlib';
 import { Router } from 'express';
 import { filePath } from '../../../shared/assets/url-grammar.js';
-import { exportLines, lineText } from '../../../shared/content/export/export-lines.js';
+import { exportLines } from '../../../shared/content/export/export-lines.js';
 import type { Services } from '../../../shared/services.js';
 import { requireScope, tenantOf } from '../auth.js';
 
@@ -40,10 +40,10 @@ export function exportRoutes(services: Services): Router {
     };
     try {
       // the first line goes at once: from here on the answer has begun
-      if (!next.done) await write(lineText(next.value) + '\n');
+      if (!next.done) await write(next.value + '\n');
       let chunk: string[] = [];
       for (next = await lines.next(); !next.done; next = await lines.next()) {
-        chunk.push(lineText(next.value));
+        chunk.push(next.value);
         if (chunk.length === LINES_PER_WRITE) {
           await write(chunk.join('\n') + '\n');
           chunk = [];

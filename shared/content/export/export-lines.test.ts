@@ -1,22 +1,50 @@
 import { describe, expect, it } from 'vitest';
-import { lineText, RawJson } from './export-lines.js';
+import type { ExportEntryRow } from '../entry-row.js';
+import { entryLine } from './export-lines.js';
 
-describe('lineText', () => {
-  it('writes a line as JSON.stringify does when no member is raw JSON', () => {
-    const line = { type: 'site', id: 's1', name: 'Web "main"' };
-    expect(lineText(line)).toBe(JSON.stringify(line));
+const row: ExportEntryRow = {
+  rowId: 7,
+  id: 'e1',
+  seq: 3,
+  inPreview: true,
+  inDelivery: true,
+  modelAlias: 'article',
+  siteId: 'web',
+  status: 'PUBLISHED',
+  slug: 'a "quoted" slug\n',
+  externalId: null,
+  labels: ['x'],
+  attrs: 'null',
+  fields: '{"title": "A \\"b\\"", "n": [1, 2], "none": null}',
+  locales: '{"de-DE": {"title": "Ä"}}',
+  createdAt: new Date('2026-01-02T03:04:05.678Z'),
+  publishedAt: new Date('2026-01-03T00:00:00.000Z'),
+  firstPublishedAt: null,
+};
+
+describe('entryLine', () => {
+  it('writes a published version as the import takes it: JSON values as Postgres sent them, strings escaped, no empty members', () => {
+    const text = entryLine(row, 'published');
+    expect(JSON.parse(text)).toStrictEqual({
+      type: 'entry',
+      id: 'e1',
+      model: 'article',
+      siteId: 'web',
+      slug: 'a "quoted" slug\n',
+      labels: ['x'],
+      fields: { title: 'A "b"', n: [1, 2], none: null },
+      locales: { 'de-DE': { title: 'Ä' } },
+      status: 'PUBLISHED',
+      createdAt: '2026-01-02T03:04:05.678Z',
+      publishedAt: '2026-01-03T00:00:00.000Z',
+    });
+    expect(text).not.toContain('\n');
   });
 
-  it('splices raw JSON members in as they are, after the others, and leaves the line itself alone', () => {
-    const line = { type: 'entry', id: 'e1', fields: new RawJson('{"title": "A \\"b\\"", "n": [1, 2]}'), slug: 'a', locales: new RawJson('{"de-DE": {"title": "Ä"}}') };
-    const text = lineText(line);
-    expect(JSON.parse(text)).toEqual({ type: 'entry', id: 'e1', slug: 'a', fields: { title: 'A "b"', n: [1, 2] }, locales: { 'de-DE': { title: 'Ä' } } });
-    expect(text.startsWith('{"type":"entry","id":"e1","slug":"a",')).toBe(true);
-    expect(line.fields).toBeInstanceOf(RawJson);
-  });
-
-  it('writes a line of raw members only as valid JSON', () => {
-    const onlyRaw = { fields: new RawJson('[1]') } as unknown as Parameters<typeof lineText>[0];
-    expect(JSON.parse(lineText(onlyRaw))).toEqual({ fields: [1] });
+  it('writes an edit without status or dates, a draft without status, an archived one with its dates', () => {
+    expect(Object.keys(JSON.parse(entryLine(row, 'edit')))).toEqual(['type', 'id', 'model', 'siteId', 'slug', 'labels', 'fields', 'locales']);
+    expect(JSON.parse(entryLine({ ...row, locales: null, attrs: '{"a":1}' }, 'draft'))).toMatchObject({ attrs: { a: 1 }, createdAt: '2026-01-02T03:04:05.678Z' });
+    expect(JSON.parse(entryLine({ ...row, locales: null }, 'draft'))).not.toHaveProperty('status');
+    expect(JSON.parse(entryLine(row, 'archived'))).toMatchObject({ status: 'ARCHIVED', publishedAt: '2026-01-03T00:00:00.000Z' });
   });
 });

@@ -3,7 +3,7 @@ import { listAssets } from '../../assets/asset-repository.js';
 import type { Asset } from '../../assets/types.js';
 import { listSites } from '../../tenancy/site-repository.js';
 import { entriesAfter } from '../entry-repository.js';
-import type { EntryRowJsonText } from '../entry-row.js';
+import type { ExportEntryRow } from '../entry-row.js';
 import { listItems } from '../list-repository.js';
 import { findLocales } from '../locale-repository.js';
 import type { Locale } from '../locale-types.js';
@@ -15,32 +15,8 @@ import { labelDef } from '../labels.js';
 import { listDef } from '../lists.js';
 import { sectionDef } from '../sections.js';
 
-/** One line of an export: an import line (`type` and the body the import takes for it). */
-export type ExportLine = { type: string } & Record<string, unknown>;
-
-/** A member's value that is JSON text already (an entry's values as Postgres sent them): written as it is. */
-export class RawJson {
-  constructor(readonly text: string) {}
-}
-
-/** A line as NDJSON text: `JSON.stringify`, with RawJson members spliced in as they are. */
-export function lineText(line: ExportLine): string {
-  let raw = '';
-  let plain: Record<string, unknown> | undefined;
-  for (const key in line) {
-    const value = line[key];
-    if (!(value instanceof RawJson)) continue;
-    plain ??= { ...line };
-    delete plain[key];
-    raw += `,${JSON.stringify(key)}:${value.text}`;
-  }
-  if (!plain) return JSON.stringify(line);
-  const text = JSON.stringify(plain);
-  return text === '{}' ? `{${raw.slice(1)}}` : `${text.slice(0, -1)}${raw}}`;
-}
-
-/** JSON text as a RawJson member, or nothing for SQL NULL or a JSON null. */
-const rawJson = (text: string | null): RawJson | undefined => (text === null || text === 'null' ? undefined : new RawJson(text));
+/** One line of an export, before it is written: an import line (`type` and the body the import takes for it). */
+type ExportLine = { type: string } & Record<string, unknown>;
 
 export interface ExportDeps {
   db: Db;
@@ -52,7 +28,7 @@ export interface ExportDeps {
 const PAGE = 1000;
 
 /**
- * The organization's content as the lines of an import, in an order the import applies without
+ * The organization's content as the lines of an import (NDJSON lines, without their newline), in an order the import applies without
  * a failure: sites, locales (the default first, each before the locales that fall back to it), models, assets, sections (parents first), authors, labels, entries (each after
  * the entries it references), lists. Read a page at a time, so an export of any size holds a
  * page (and the ids of the entries written so far) in memory.
@@ -61,21 +37,21 @@ const PAGE = 1000;
  * scheduled entry as a draft (the schedule is not kept); a published entry with unpublished
  * edits as two lines, the published version, then the edit.
  */
-export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenerator<ExportLine> {
+export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenerator<string> {
   for await (const site of paged((page) => listSites(deps.db, orgId, page))) {
-    yield compact({ type: 'site', id: site.id, name: site.name, externalId: site.externalId });
+    yield lineOf({ type: 'site', id: site.id, name: site.name, externalId: site.externalId });
   }
   for (const l of fallbacksFirst(await findLocales(deps.db, orgId))) {
-    yield compact({ type: 'locale', code: l.code, name: l.name, default: l.default || undefined, fallback: l.fallback });
+    yield lineOf({ type: 'locale', code: l.code, name: l.name, default: l.default || undefined, fallback: l.fallback });
   }
-  yield* modelLines(await listModels(deps.db, orgId));
-  for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) yield assetLine(deps, asset);
-  yield* sectionLines(await allResources(deps.db, sectionDef, orgId));
-  for (const author of await allResources(deps.db, authorDef, orgId)) yield resourceLine('author', author, Object.keys(authorInputSchema.shape));
-  for (const label of await allResources(deps.db, labelDef, orgId)) yield resourceLine('label', label, Object.keys(labelInputSchema.shape));
+  for (const model of modelLines(await listModels(deps.db, orgId))) yield JSON.stringify(model);
+  for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) yield JSON.stringify(assetLine(deps, asset));
+  for (const section of sectionLines(await allResources(deps.db, sectionDef, orgId))) yield JSON.stringify(section);
+  for (const author of await allResources(deps.db, authorDef, orgId)) yield JSON.stringify(resourceLine('author', author, Object.keys(authorInputSchema.shape)));
+  for (const label of await allResources(deps.db, labelDef, orgId)) yield JSON.stringify(resourceLine('label', label, Object.keys(labelInputSchema.shape)));
   yield* entryLines(deps.db, orgId);
   for (const list of await allResources(deps.db, listDef, orgId)) {
-    yield { ...resourceLine('list', list, Object.keys(listInputSchema.shape)), entries: await listItems(deps.db, orgId, String(list.id)) };
+    yield JSON.stringify({ ...resourceLine('list', list, Object.keys(listInputSchema.shape)), entries: await listItems(deps.db, orgId, String(list.id)) });
   }
 }
 
@@ -109,6 +85,8 @@ async function allResources(db: Db, def: ResourceDef, orgId: string): Promise<Re
 function compact(line: Record<string, unknown>): ExportLine {
   return Object.fromEntries(Object.entries(line).filter(([, v]) => v !== null && v !== undefined)) as ExportLine;
 }
+
+const lineOf = (line: ExportLine): string => JSON.stringify(compact(line));
 
 const resourceLine = (type: string, record: Record<string, unknown>, members: string[]): ExportLine =>
   compact({ type, ...Object.fromEntries(members.map((m) => [m, record[m]])) });
@@ -175,27 +153,39 @@ function assetLine(deps: ExportDeps, a: Asset): ExportLine {
   });
 }
 
-/** The `entry` line of one version: its content, and its status and dates where the import takes them. */
-function entryLine(row: EntryRowJsonText, version: 'published' | 'draft' | 'archived' | 'edit'): ExportLine {
-  return compact({
-    type: 'entry',
-    id: row.id,
-    model: row.modelAlias,
-    siteId: row.siteId,
-    slug: row.slug,
-    externalId: row.externalId,
-    labels: row.labels,
-    attrs: rawJson(row.attrs),
-    fields: rawJson(row.fields),
-    locales: rawJson(row.locales),
-    status: version === 'published' ? 'PUBLISHED' : version === 'archived' ? 'ARCHIVED' : undefined,
-    createdAt: version === 'edit' ? undefined : row.createdAt.toISOString(),
-    publishedAt: version === 'published' || version === 'archived' ? row.publishedAt?.toISOString() : undefined,
-    firstPublishedAt: version === 'published' || version === 'archived' ? row.firstPublishedAt?.toISOString() : undefined,
-  });
+/** JSON text of a string, or nothing for null. */
+const quoted = (s: string | null | undefined): string | null => (s === null || s === undefined ? null : JSON.stringify(s));
+
+/** `,"key":value` for JSON text, or nothing when there is no value (SQL NULL or a JSON null: "unset" to an import). */
+const member = (key: string, json: string | null): string => (json === null || json === 'null' ? '' : `,"${key}":${json}`);
+
+/**
+ * The `entry` line of one version: its content, and its status and dates where the import takes
+ * them. Written as text: its JSON values go in as Postgres sent them (an export is mostly these,
+ * and building an object of each line to serialize it again cost a quarter of an export's time).
+ */
+export function entryLine(row: ExportEntryRow, version: 'published' | 'draft' | 'archived' | 'edit'): string {
+  const published = version === 'published' || version === 'archived';
+  return (
+    '{"type":"entry"' +
+    member('id', quoted(row.id)) +
+    member('model', quoted(row.modelAlias)) +
+    member('siteId', quoted(row.siteId)) +
+    member('slug', quoted(row.slug)) +
+    member('externalId', quoted(row.externalId)) +
+    member('labels', JSON.stringify(row.labels)) +
+    member('attrs', row.attrs) +
+    member('fields', row.fields) +
+    member('locales', row.locales) +
+    member('status', version === 'published' ? '"PUBLISHED"' : version === 'archived' ? '"ARCHIVED"' : null) +
+    member('createdAt', version === 'edit' ? null : quoted(row.createdAt.toISOString())) +
+    member('publishedAt', published ? quoted(row.publishedAt?.toISOString()) : null) +
+    member('firstPublishedAt', published ? quoted(row.firstPublishedAt?.toISOString()) : null) +
+    '}'
+  );
 }
 
-function* linesOfEntry(e: { preview: EntryRowJsonText; delivery: EntryRowJsonText | null }): Generator<ExportLine> {
+function* linesOfEntry(e: { preview: ExportEntryRow; delivery: ExportEntryRow | null }): Generator<string> {
   if (e.delivery) {
     yield entryLine(e.delivery, 'published');
     if (e.delivery !== e.preview && e.preview.rowId !== e.delivery.rowId) yield entryLine(e.preview, 'edit');
@@ -207,11 +197,11 @@ function* linesOfEntry(e: { preview: EntryRowJsonText; delivery: EntryRowJsonTex
  * import line may reference earlier lines only). What references round in a circle is written
  * at the end, first without the references that close the circle, then whole.
  */
-async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<ExportLine> {
+async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<string> {
   const written = new Set<string>();
-  let waiting: { preview: EntryRowJsonText; delivery: EntryRowJsonText | null; references: string[] }[] = [];
-  const ready = (e: { preview: EntryRowJsonText; references: string[] }) => e.references.every((r) => r === e.preview.id || written.has(r));
-  const release = function* (): Generator<ExportLine> {
+  let waiting: { preview: ExportEntryRow; delivery: ExportEntryRow | null; references: string[] }[] = [];
+  const ready = (e: { preview: ExportEntryRow; references: string[] }) => e.references.every((r) => r === e.preview.id || written.has(r));
+  const release = function* (): Generator<string> {
     for (let progress = true; progress && waiting.length > 0; ) {
       const now = waiting.filter(ready);
       progress = now.length > 0;
@@ -247,7 +237,7 @@ async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<ExportL
   if (waiting.length === 0) return;
   const circle = new Set(waiting.map((e) => e.preview.id));
   for (const e of waiting) {
-    const cut = (row: EntryRowJsonText): EntryRowJsonText => ({ ...row, fields: JSON.stringify(withoutReferencesTo(JSON.parse(row.fields) as Record<string, unknown>, circle)) });
+    const cut = (row: ExportEntryRow): ExportEntryRow => ({ ...row, fields: JSON.stringify(withoutReferencesTo(JSON.parse(row.fields) as Record<string, unknown>, circle)) });
     yield* linesOfEntry({ preview: cut(e.preview), delivery: e.delivery && (e.delivery === e.preview ? cut(e.preview) : cut(e.delivery)) });
     written.add(e.preview.id);
   }
