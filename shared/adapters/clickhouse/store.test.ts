@@ -169,6 +169,28 @@ describe('analytics store', () => {
   it('answers ping', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
   });
+
+  it('binds parameters of every type as exactly the values given, whatever they hold', async () => {
+    const hostile = "x' OR 1=1 --\\'\n{org:String}\t\u00e9";
+    const [r] = await store.query<{ s: string; n: number; big: number; d: string; ids: string[]; matched: number }>(
+      `SELECT {s:String} AS s, {n:UInt32} + 1 AS n, {big:Int64} AS big, toString({d:Date}) AS d, {ids:Array(String)} AS ids,
+         (SELECT count() FROM cdn_logs WHERE org_id = {s:String}) AS matched`,
+      { s: hostile, n: 41, big: 1_700_000_000_000, d: '2026-01-02', ids: ["a'b", 'c\\d', ''] },
+    );
+    expect(r).toEqual({ s: hostile, n: 42, big: 1_700_000_000_000, d: '2026-01-02', ids: ["a'b", 'c\\d', ''], matched: 0 });
+    const [limited] = await store.query<{ n: number }>('SELECT count() AS n FROM (SELECT number FROM numbers(10) LIMIT {l:UInt32})', { l: 3 });
+    expect(limited.n).toBe(3);
+  });
+
+  it('answers a statement with parameters, and takes an insert, while a slow statement runs (no turn taking)', async () => {
+    const finished: string[] = [];
+    const slow = store.query('SELECT sleep(2), {a:String} AS a', { a: 'slow' }).then(() => finished.push('slow'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await store.query('SELECT {b:String} AS b', { b: 'fast' }).then(() => finished.push('fast'));
+    await store.insertJsonEachRow('cdn_logs', batch(500, 1), { dedupToken: `${org}-while-slow` }).then(() => finished.push('insert'));
+    await slow;
+    expect(finished).toEqual(['fast', 'insert', 'slow']);
+  });
 });
 
 // A store made before bots, visitors and minutes existed, brought up to date: its rows and any
