@@ -55,10 +55,11 @@ export function createEntryResolver(db: Queryable): EntryResolver {
       const ofKey = missing.filter((c) => c.key === key);
       if (ofKey.length === 0) continue;
       const values = [...new Set(ofKey.map((c) => (key === 'slug' ? c.value.toLowerCase() : c.value)))];
-      // a slug may be reused: for each site and value, published entries first, then by id
+      // a slug may be reused: for each site and value, published entries first, then by id; a
+      // deleted entry's page is gone, so its lines are no entry's
       const { rows } = await db.query<Found>(
         `SELECT DISTINCT ON (site_id, model_alias, ${KEY_SQL[key].value}) id, site_id, model_alias, ${KEY_SQL[key].value} AS value, in_delivery
-         FROM entries WHERE org_id = $1 AND ${KEY_SQL[key].where}
+         FROM entries WHERE org_id = $1 AND ${KEY_SQL[key].where} AND status <> 'DELETED'
          ORDER BY site_id, model_alias, ${KEY_SQL[key].value}, in_delivery DESC, id`,
         [orgId, values],
       );

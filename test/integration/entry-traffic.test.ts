@@ -338,4 +338,17 @@ describe('traffic per entry', () => {
       expect(traffic.headers.get('cache-control')).toBe('private, max-age=60, stale-while-revalidate=60');
     });
   });
+
+  it("a deleted entry's path names no entry: its lines count as no entry's", async () => {
+    await entry(org, 'doomed', { model: 'article', siteId: siteA, slug: 'doomed', fields: { title: 'Doomed' } });
+    expect((await m(org, `/entries/${ids.doomed}`, { method: 'DELETE' })).status).toBe(200);
+    const [line] = generateTraffic({ count: 1, startMs: Date.now() - 120_000, spanMs: 60_000, seed: 5 });
+    expect((await pushLogs(app, org.ingestToken, 'web', ndjson([toCanonical({ ...line, path: '/articles/doomed' })]))).status).toBe(200);
+    await waitForSpool(app, org.orgId);
+    const stored = await app.services.analytics.query<{ entry_id: string }>(
+      "SELECT entry_id FROM cdn_logs WHERE org_id = {org:String} AND path = '/articles/doomed'",
+      { org: org.orgId },
+    );
+    expect(stored).toEqual([{ entry_id: '' }]);
+  });
 });
