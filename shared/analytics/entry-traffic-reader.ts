@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
 import { isAppError, serviceUnavailable } from '../errors/index.js';
+import { createEntryTrafficByDay, type EntryTrafficByDay } from './entry-traffic-by-day.js';
 import { queryEntryTraffic } from './entry-queries.js';
 
 const DAY_MS = 86_400_000;
@@ -19,9 +20,12 @@ export interface EntryFigures {
 
 /**
  * Traffic per entry for the delivery API (`system.traffic`, ordering by traffic), across every
- * distribution of the organization. One per process, made in Services (it remembers rankings).
+ * distribution of the organization, and the figures of the entries report. One per process,
+ * made in Services (it remembers rankings, and entries' past days).
  */
 export interface EntryTrafficReader {
+  /** Figures of given entries over a window, with their past days remembered (see entry-traffic-by-day.ts); unguarded. */
+  readonly byDay: EntryTrafficByDay;
   /** Requests per entry over the last RANKING_DAYS days, without bots; the RANKING_SIZE most requested. */
   ranking(orgId: string): Promise<ReadonlyMap<string, number>>;
   /** Figures of `entryIds` over [fromMs, toMs); an entry without traffic is absent. */
@@ -40,7 +44,9 @@ async function guarded<T>(read: () => Promise<T>): Promise<T> {
 
 export function createEntryTrafficReader(store: AnalyticsStore): EntryTrafficReader {
   const rankings = new LRUCache<string, ReadonlyMap<string, number>>({ max: 10_000, ttl: RANKING_MS });
+  const byDay = createEntryTrafficByDay(store);
   return {
+    byDay,
     async ranking(orgId) {
       const hit = rankings.get(orgId);
       if (hit) return hit;
@@ -53,7 +59,7 @@ export function createEntryTrafficReader(store: AnalyticsStore): EntryTrafficRea
       return ranking;
     },
     async of(orgId, entryIds, window) {
-      const rows = await guarded(() => queryEntryTraffic(store, { orgId, distributionId: null, ...window }, { entryIds }));
+      const rows = await guarded(() => byDay.of({ orgId, distributionId: null, ...window }, entryIds));
       return new Map(rows.map((r) => [r.entryId, { requests: r.requests, visitors: r.visitors, bytes: r.bytes }]));
     },
   };

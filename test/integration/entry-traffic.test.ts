@@ -351,4 +351,53 @@ describe('traffic per entry', () => {
     );
     expect(stored).toEqual([{ entry_id: '' }]);
   });
+
+  it("remembers an entry's past days, and reads a day again when lines of it arrive late", async () => {
+    await entry(org, 'late', { model: 'article', siteId: siteA, slug: 'late-news', fields: { title: 'Late news' } });
+    const day = Math.floor(Date.now() / DAY) * DAY - 4 * DAY; // a whole day before every other line here
+    const lines = (count: number, seed: number) =>
+      generateTraffic({ count, startMs: day + HOUR, spanMs: 20 * HOUR, seed }).map((e) => ({ ...e, path: '/articles/late-news' }));
+    const expected = (events: TrafficEvent[]) => ({
+      requests: events.length,
+      bytes: events.reduce((n, e) => n + e.bytes, 0),
+      entries: [{ id: ids.late, model: 'article', title: 'Late news', requests: events.length, bytes: events.reduce((n, e) => n + e.bytes, 0), visitors: new Set(events.map((e) => `${e.clientIp}|${e.userAgent}`)).size }],
+      otherRequests: 0,
+    });
+    const query = `from=${new Date(day).toISOString()}&to=${new Date(day + DAY).toISOString()}`;
+    const statements: string[] = [];
+    const store = app.services.analytics;
+    const query0 = store.query.bind(store);
+    store.query = (sql, params) => {
+      statements.push(sql);
+      return query0(sql, params);
+    };
+    // the day's visitors: merged from the rollup's states once, then remembered
+    const readsDayStates = () => statements.some((sql) => sql.includes('FROM cdn_entries_daily') && sql.includes('uniqMerge'));
+    try {
+      const first = lines(120, 41);
+      expect((await pushLogs(app, org.ingestToken, 'web', ndjson(first.map(toCanonical)))).status).toBe(200);
+      await waitForSpool(app, org.orgId);
+      expect((await report(org, 'web', query)).body.result).toEqual(expected(first));
+      expect(readsDayStates()).toBe(true);
+      statements.length = 0;
+      expect((await report(org, 'web', query)).body.result).toEqual(expected(first));
+      expect(readsDayStates()).toBe(false);
+      // lines of that day arrive late: its requests changed, so it is read again
+      const late = lines(30, 42);
+      expect((await pushLogs(app, org.ingestToken, 'web', ndjson(late.map(toCanonical)))).status).toBe(200);
+      await waitForSpool(app, org.orgId);
+      statements.length = 0;
+      expect((await report(org, 'web', query)).body.result).toEqual(expected([...first, ...late]));
+      expect(readsDayStates()).toBe(true);
+      // GraphQL reads through the same remembered days (all distributions, people only)
+      const gql = await app.json('/graphql', {
+        token: await app.createToken(org.manageToken, ['delivery', 'analytics']),
+        body: { query: `{ entry(id: "${ids.late}") { system { traffic(from: "${new Date(day).toISOString()}", to: "${new Date(day + DAY).toISOString()}") { requests visitors } } } }` },
+      });
+      const people = [...first, ...late].filter((e) => !BOTS.has(e.userAgent)); // bots left out unless asked
+      expect(gql.body.data.entry.system.traffic).toEqual({ requests: people.length, visitors: new Set(people.map((e) => `${e.clientIp}|${e.userAgent}`)).size });
+    } finally {
+      store.query = query0;
+    }
+  });
 });
