@@ -13,6 +13,7 @@ import { createImagePathVerifier, type ImagePathVerifier } from './assets/verifi
 import { createEnricher, type Enricher } from './ingest/enrich.js';
 import { createVisitorSalts, type VisitorSalts } from './ingest/visitor-salts.js';
 import { createEntryResolver, type EntryResolver } from './ingest/entry-resolver.js';
+import { createDayVisitors, type DayVisitors } from './analytics/day-visitors.js';
 import { createEntryTrafficReader, type EntryTrafficReader } from './analytics/entry-traffic-reader.js';
 import { createEventBus, type EventBus } from './adapters/bus/index.js';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
@@ -60,6 +61,8 @@ export interface Services {
   entryResolver: EntryResolver;
   /** Traffic per entry for the delivery API (system.traffic, ordering by traffic); rankings remembered a minute. */
   entryTraffic: EntryTrafficReader;
+  /** Whole days' unique visitors for the overview, remembered once merged (checked at each read). */
+  dayVisitors: DayVisitors;
   /** Word of committed events (LISTEN on the outbox), for the webhook dispatcher. */
   eventFeed: EventFeed;
   /** This process's keep-alive connections to webhook receivers. */
@@ -144,6 +147,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     visitorSalts: createVisitorSalts(db),
     entryResolver: createEntryResolver(db),
     entryTraffic: createEntryTrafficReader(analytics),
+    dayVisitors: createDayVisitors(),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     // a claim outlives the attempt's timeout (recording it included)

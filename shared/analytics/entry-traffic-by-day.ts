@@ -1,10 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
 import { queryEntryDays, queryEntryTraffic, type EntryDayRow, type EntryTrafficRow } from './entry-queries.js';
-import { splitRange } from './split-range.js';
+import { wholeDays } from './split-range.js';
 import type { Scope } from './window-sql.js';
 
-const DAY_MS = 86_400_000;
 /** Entry-days remembered per process (about 100 bytes each). */
 const REMEMBERED_DAYS = 200_000;
 
@@ -85,13 +84,4 @@ export function createEntryTrafficByDay(store: AnalyticsStore): EntryTrafficByDa
       return [...total.values()].sort((a, b) => b.requests - a.requests || (a.entryId < b.entryId ? -1 : a.entryId > b.entryId ? 1 : 0));
     },
   };
-}
-
-/** The whole UTC days of the window that `queryEntryTraffic` reads from the daily rollup, as YYYY-MM-DD. */
-function wholeDays(scope: Pick<Scope, 'fromMs' | 'toMs'>): string[] {
-  const out: string[] = [];
-  for (const span of splitRange(scope.fromMs, scope.toMs, { days: true, subtract: false }).days) {
-    for (let t = span.fromMs; t < span.toMs; t += DAY_MS) out.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
+import type { DayVisitors } from './day-visitors.js';
 import { queryTopValues, type Dimension } from './top-values.js';
 import { queryBotShare, queryIntervals, queryRecentMinutes, queryStatuses, type IntervalRow } from './traffic-queries.js';
 import type { Scope } from './window-sql.js';
@@ -67,8 +68,9 @@ const group = (buckets: BucketGroup['buckets'], total: number): BucketGroup => (
 
 const hitRatio = (hits: number, misses: number) => (hits + misses === 0 ? 0 : Math.round((hits / (hits + misses)) * 10_000) / 10_000);
 
-export async function distributionAnalytics(store: AnalyticsStore, scope: Scope, range: AnalyticsRange): Promise<DistributionAnalytics> {
-  const [intervals, top] = await Promise.all([queryIntervals(store, scope, range.interval), queryTopValues(store, scope, ['referer'], range.termCount)]);
+/** `remembered`: whole days' visitors kept by this process (see day-visitors.ts). */
+export async function distributionAnalytics(store: AnalyticsStore, scope: Scope, range: AnalyticsRange, remembered?: DayVisitors): Promise<DistributionAnalytics> {
+  const [intervals, top] = await Promise.all([queryIntervals(store, scope, range.interval, remembered), queryTopValues(store, scope, ['referer'], range.termCount)]);
   const sum = { requests: 0, bytes: 0, serve: 0, hits: 0, misses: 0, bots: 0 };
   const byStart = new Map<number, IntervalRow>();
   for (const r of intervals.rows) {

@@ -89,3 +89,12 @@ export function splitRange(fromMs: number, toMs: number, units: { days: boolean;
   out.days = joined(out.days);
   return out;
 }
+
+/** The whole UTC days of [from, to) as YYYY-MM-DD: the days a read without subtraction takes from a daily level. */
+export function wholeDays(scope: { fromMs: number; toMs: number }): string[] {
+  const out: string[] = [];
+  for (const span of splitRange(scope.fromMs, scope.toMs, { days: true, subtract: false }).days) {
+    for (let t = span.fromMs; t < span.toMs; t += DAY) out.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return out;
+}

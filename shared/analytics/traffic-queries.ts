@@ -1,5 +1,7 @@
 import type { AnalyticsStore, QueryParams } from '../adapters/clickhouse/index.js';
+import type { DayCount, DayVisitors } from './day-visitors.js';
 import type { Interval } from './range.js';
+import { wholeDays } from './split-range.js';
 import { HUMANS, minuteWindowSql, tenantSql, windowSql, type Scope, type WindowSql } from './window-sql.js';
 
 /**
@@ -37,7 +39,7 @@ export interface Intervals {
   visitors: number;
 }
 
-/** Sums per row (t, requests, bytes, serve, hits, misses, bots) and states per row (t, serve_time, visitors). */
+/** Sums per row (t, requests, bytes, serve, hits, misses, bots) and states per row (t, serve_time, visitors, r: requests counted). */
 interface IntervalParts {
   sums: string[];
   states: string[];
@@ -54,8 +56,11 @@ const rawSums = (where: string, bucket: string) =>
      toInt64(countIf(cache_status = 'HIT')) AS hits, toInt64(countIf(cache_status = 'MISS')) AS misses, toInt64(countIf(is_bot = 1)) AS bots
    FROM cdn_logs WHERE ${where} GROUP BY t`;
 const rawStates = (where: string, bucket: string) =>
-  `SELECT ${bucket} AS t, quantilesTimingState(0.5, 0.95, 0.99)(serve_time_ms) AS serve_time, uniqStateIf(visitor, visitor != 0) AS visitors
+  `SELECT ${bucket} AS t, quantilesTimingState(0.5, 0.95, 0.99)(serve_time_ms) AS serve_time, uniqStateIf(visitor, visitor != 0) AS visitors,
+     toUInt64(count()) AS r
    FROM cdn_logs WHERE ${where} GROUP BY t`;
+/** An empty visitors state: the visitors of a day taken from memory. */
+const NO_VISITORS = "initializeAggregation('uniqStateIf', toUInt64(0), 0)";
 
 /**
  * Hours: totals from the hourly totals, which hold bots too — their own hourly totals are counted
@@ -63,9 +68,14 @@ const rawStates = (where: string, bucket: string) =>
  * for daily and monthly intervals from the daily stats for whole days (states cannot be taken
  * away, so a partial day is read as hours).
  */
-function hourParts(scope: Scope, interval: Interval): IntervalParts {
+/**
+ * `days.known`: whole days (YYYY-MM-DD) whose visitors are taken from memory, their states read
+ * for the percentiles only; `days.unknown`: the window's other whole days, when some are known.
+ */
+function hourParts(scope: Scope, interval: Interval, days: { known: string[]; unknown: string[] }): IntervalParts {
   const w = windowSql(scope, { days: false }); // hourly totals are few (24 a day): no daily level needed
   const humans = scope.excludeBots ? HUMANS : '';
+  const { known, unknown } = days;
   const out: IntervalParts = { sums: [], states: [], windowStates: null, params: w.params };
   if (w.hours) {
     out.sums.push(`SELECT hour AS t, toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(serve_time_ms) AS serve, toInt64(hits) AS hits,
@@ -80,9 +90,16 @@ function hourParts(scope: Scope, interval: Interval): IntervalParts {
   if (w.raw) out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
   const s = windowSql(scope, { days: true, subtract: false, tag: 's' });
   Object.assign(out.params, s.params);
+  Object.assign(out.params, { s_known: known, s_unknown: unknown });
+  const daily = (split: WindowSql) => {
+    const read = (visitors: string, only: string) =>
+      `SELECT toDateTime(day, 'UTC') AS t, serve_time, ${visitors} AS visitors, toUInt64(requests) AS r FROM cdn_stats_daily WHERE ${split.days}${only}${humans}`;
+    if (known.length === 0) return read('visitors', '');
+    return [read(NO_VISITORS, ' AND day IN {s_known:Array(Date)}'), ...(unknown.length > 0 ? [read('visitors', ' AND day IN {s_unknown:Array(Date)}')] : [])].join(' UNION ALL ');
+  };
   const states = (split: WindowSql) => [
-    split.days && `SELECT toDateTime(day, 'UTC') AS t, serve_time, visitors FROM cdn_stats_daily WHERE ${split.days}${humans}`,
-    split.hours && `SELECT hour AS t, serve_time, visitors FROM cdn_stats_hourly WHERE ${split.hours}${humans}`,
+    split.days && daily(split),
+    split.hours && `SELECT hour AS t, serve_time, visitors, toUInt64(requests) AS r FROM cdn_stats_hourly WHERE ${split.hours}${humans}`,
     split.raw && rawStates(`${split.raw}${humans}`, 'toStartOfHour(timestamp)'),
   ].filter((part) => part !== null);
   if (interval === 'hour') {
@@ -102,7 +119,7 @@ function minuteParts(scope: Scope): IntervalParts {
     out.sums.push(`SELECT minute AS t, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(serve_time_ms)) AS serve,
         toInt64(sum(hits)) AS hits, toInt64(sum(misses)) AS misses, toInt64(sumIf(cdn_minutes.requests, is_bot = 1)) AS bots
       FROM cdn_minutes WHERE ${w.minutes} GROUP BY t`);
-    out.states.push(`SELECT minute AS t, serve_time, visitors FROM cdn_minutes WHERE ${w.minutes}`);
+    out.states.push(`SELECT minute AS t, serve_time, visitors, toUInt64(requests) AS r FROM cdn_minutes WHERE ${w.minutes}`);
   }
   if (w.raw) {
     out.sums.push(rawSums(w.raw, 'toStartOfMinute(timestamp)'));
@@ -121,33 +138,69 @@ function minuteParts(scope: Scope): IntervalParts {
  * unique visitors of a month or of the whole window are the sum of their days', and states are
  * only ever merged within one day. That is exact where merging every day's states into one set
  * would be an estimate past 65,536 keys, and it costs a fraction.
+ *
+ * With `remembered`, daily intervals take the visitors of whole days from memory (see
+ * day-visitors.ts): their states are read for the percentiles only, and the requests the states
+ * count are checked beside the statement; a day whose count changed is read again.
  */
-export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval): Promise<Intervals> {
-  const parts = interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval);
+export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval, remembered?: DayVisitors): Promise<Intervals> {
+  const keyOf = (day: string) => `${scope.orgId}\0${scope.distributionId ?? ''}\0${scope.excludeBots ? 1 : 0}\0${day}`;
+  const whole = new Set(interval === 'day' && remembered ? wholeDays(scope) : []);
+  const known = new Map<string, DayCount>();
+  for (const day of whole) {
+    const hit = remembered?.get(keyOf(day));
+    if (hit) known.set(day, hit);
+  }
+  const parts =
+    interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval, { known: [...known.keys()], unknown: [...whole].filter((d) => !known.has(d)) });
   const bucket = BUCKET_SQL[interval];
   const windowVisitors = parts.windowStates
     ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
     : 'sum(uv) OVER ()';
-  const rows = await store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number }>(
-    `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, ${windowVisitors} AS all
-     FROM (SELECT ${bucket} AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
-             sum(bots) AS bots
-           FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
-     FULL OUTER JOIN
-          (SELECT b AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv
-           FROM (SELECT ${bucket} AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs, uniqMerge(visitors) AS dv
-                 FROM (${parts.states.join(' UNION ALL ')}) GROUP BY b, d)
-           GROUP BY b) AS states
-     USING (t)
-     ORDER BY t`,
-    parts.params,
-  );
-  return {
-    rows: rows
-      .filter((r) => r.requests !== 0)
-      .map(({ q, all: _all, ...r }) => ({ ...r, p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 })),
-    visitors: rows[0]?.all ?? 0,
-  };
+  const tenant = tenantSql(scope);
+  const [rows, counts] = await Promise.all([
+    store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number; n: number }>(
+      `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, n, ${windowVisitors} AS all
+       FROM (SELECT ${bucket} AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
+               sum(bots) AS bots
+             FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
+       FULL OUTER JOIN
+            (SELECT b AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv, sum(dn) AS n
+             FROM (SELECT ${bucket} AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs, uniqMerge(visitors) AS dv,
+                     sum(r) AS dn
+                   FROM (${parts.states.join(' UNION ALL ')}) GROUP BY b, d)
+             GROUP BY b) AS states
+       USING (t)
+       ORDER BY t`,
+      parts.params,
+    ),
+    known.size === 0
+      ? Promise.resolve([])
+      : store.query<{ day: string; n: number }>(
+          // qualified: `day` alone would be the alias, the day as text
+          `SELECT toString(cdn_stats_daily.day) AS day, toInt64(sum(requests)) AS n FROM cdn_stats_daily
+           WHERE ${tenant.tenant} AND cdn_stats_daily.day IN {known:Array(Date)}${scope.excludeBots ? HUMANS : ''} GROUP BY cdn_stats_daily.day`,
+          { ...tenant.params, known: [...known.keys()] },
+        ),
+  ]);
+  // lines of a remembered day arrived late: forget it, and read the window again
+  const now = new Map(counts.map((c) => [c.day, c.n]));
+  const stale = [...known].filter(([day, c]) => c.requests !== (now.get(day) ?? 0));
+  if (stale.length > 0) {
+    for (const [day] of stale) remembered?.delete(keyOf(day));
+    return queryIntervals(store, scope, interval, remembered);
+  }
+  let rememberedVisitors = 0;
+  const out = rows
+    .filter((r) => r.requests !== 0)
+    .map(({ q, all: _all, n, ...r }) => {
+      const day = new Date(r.t * 1000).toISOString().slice(0, 10);
+      const hit = known.get(day);
+      if (hit) rememberedVisitors += hit.visitors;
+      else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors: r.visitors });
+      return { ...r, visitors: r.visitors + (hit?.visitors ?? 0), p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
+    });
+  return { rows: out, visitors: (rows[0]?.all ?? 0) + rememberedVisitors };
 }
 
 /** Requests and bytes per status code over the window. */

@@ -38,7 +38,7 @@ export function analyticsRoutes(services: Services): Router {
     const store = services.analytics;
     switch (kind) {
       case 'overview':
-        res.json(ok(await distributionAnalytics(store, scope, range)));
+        res.json(ok(await distributionAnalytics(store, scope, range, services.dayVisitors)));
         return;
       case 'status':
         res.json(ok(await statusAnalytics(store, scope, range)));

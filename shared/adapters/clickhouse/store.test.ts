@@ -97,9 +97,9 @@ describe('analytics store', () => {
       'cdn_server_error_paths_hourly',
       'cdn_server_error_paths_hourly_mv',
       'cdn_stats_daily',
-      'cdn_stats_daily_mv',
+      'cdn_stats_daily_counted_mv',
       'cdn_stats_hourly',
-      'cdn_stats_hourly_mv',
+      'cdn_stats_hourly_counted_mv',
       'cdn_status_hourly',
       'cdn_status_hourly_mv',
       'cdn_totals_hourly',
@@ -222,7 +222,7 @@ describe('analytics store: the audience-depth migration on existing data', () =>
 
   it('adds the columns with defaults, and a 19-column line spooled before inserts with all 23 named', async () => {
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
-    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql', '0005-create-entry-traffic.sql']);
+    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql', '0005-create-entry-traffic.sql', '0006-count-stats.sql']);
     await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number; entry_id: string }>(
       'SELECT path, is_bot, bot_name, visitor, entry_id FROM cdn_logs ORDER BY path',
@@ -236,6 +236,11 @@ describe('analytics store: the audience-depth migration on existing data', () =>
     expect(totals.n).toBe(2);
     const [stats] = await store.query<{ v: number; q: number[] }>('SELECT uniqMerge(visitors) AS v, quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q FROM cdn_stats_hourly');
     expect(stats).toEqual({ v: 0, q: [5, 5, 5] });
+    // the states count their requests from 0006 on: the line before it counts 0 there
+    const [counted] = await store.query<{ hourly: number; daily: number }>(
+      'SELECT (SELECT sum(requests) FROM cdn_stats_hourly) AS hourly, (SELECT sum(requests) FROM cdn_stats_daily) AS daily',
+    );
+    expect(counted).toEqual({ hourly: 1, daily: 1 });
     const [status] = await store.query<{ n: number }>('SELECT sum(requests) AS n FROM cdn_status_hourly');
     expect(status.n).toBe(1);
     // lines of no entry are in no entry rollup
