@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTraffic, ndjson, toCanonical, type TrafficEvent } from '../fixtures/cdn-logs/traffic.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
+import { createAnalyticsOrg, createDistribution, pushLogs, recordStatements, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
 
 const DAY = 86_400_000;
 
@@ -40,13 +40,7 @@ describe('overview: remembered visitors of whole days', () => {
       const r = res.body.result as { uniqueVisitors: number; aggregatesPerInterval: Array<{ time: string; numberOfRequests: number; uniqueVisitors: number }> };
       return { uniqueVisitors: r.uniqueVisitors, perInterval: r.aggregatesPerInterval.map(({ time, numberOfRequests, uniqueVisitors }) => ({ time, numberOfRequests, uniqueVisitors })) };
     };
-    const statements: string[] = [];
-    const store = app.services.analytics;
-    const query0 = store.query.bind(store);
-    store.query = (sql, params) => {
-      statements.push(sql);
-      return query0(sql, params);
-    };
+    const { statements, stop } = recordStatements(app);
     const mergesDailyVisitors = () => statements.some((sql) => /serve_time, visitors AS visitors, toUInt64\(requests\) AS r FROM cdn_stats_daily/.test(sql));
     try {
       const lines = days(300, 51, 0);
@@ -67,7 +61,7 @@ describe('overview: remembered visitors of whole days', () => {
       expect(after.uniqueVisitors).toBeGreaterThan(expected(lines).uniqueVisitors);
       expect(mergesDailyVisitors()).toBe(true);
     } finally {
-      store.query = query0;
+      stop();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTraffic, ndjson, toCanonical, type TrafficEvent } from '../fixtures/cdn-logs/traffic.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
+import { createAnalyticsOrg, createDistribution, pushLogs, recordStatements, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
 
 /**
  * Traffic per entry: a site's URL patterns resolve the paths of pushed log lines to entries at
@@ -364,13 +364,7 @@ describe('traffic per entry', () => {
       otherRequests: 0,
     });
     const query = `from=${new Date(day).toISOString()}&to=${new Date(day + DAY).toISOString()}`;
-    const statements: string[] = [];
-    const store = app.services.analytics;
-    const query0 = store.query.bind(store);
-    store.query = (sql, params) => {
-      statements.push(sql);
-      return query0(sql, params);
-    };
+    const { statements, stop } = recordStatements(app);
     // the day's visitors: merged from the rollup's states once, then remembered
     const readsDayStates = () => statements.some((sql) => sql.includes('FROM cdn_entries_daily') && sql.includes('uniqMerge'));
     try {
@@ -397,7 +391,7 @@ describe('traffic per entry', () => {
       const people = [...first, ...late].filter((e) => !BOTS.has(e.userAgent)); // bots left out unless asked
       expect(gql.body.data.entry.system.traffic).toEqual({ requests: people.length, visitors: new Set(people.map((e) => `${e.clientIp}|${e.userAgent}`)).size });
     } finally {
-      store.query = query0;
+      stop();
     }
   });
 });

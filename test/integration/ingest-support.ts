@@ -80,3 +80,15 @@ export async function allAnalytics(app: TestApp, org: AnalyticsOrg, distribution
   }
   return out;
 }
+
+/** The statements the app's analytics store runs from now on, until `stop()` (puts the store back). */
+export function recordStatements(app: TestApp): { statements: string[]; stop(): void } {
+  const statements: string[] = [];
+  const store = app.services.analytics;
+  const query = store.query.bind(store);
+  store.query = (sql, params) => {
+    statements.push(sql);
+    return query(sql, params);
+  };
+  return { statements, stop: () => void (store.query = query) };
+}
