@@ -44,10 +44,12 @@ interface IntervalParts {
   sums: string[];
   states: string[];
   /**
-   * States for the window's unique visitors when `states` are hours or minutes: the same window
-   * as few states as possible. Null when `states` are days: the intervals' visitors add up to it.
+   * Where the window's unique visitors come from when `states` are hours or minutes: the same
+   * window as fewer states (whole days from the daily stats), or 'intervals' when those would be
+   * the very rows of `states` (no whole day), which are then merged per day as well, in the same
+   * pass. Null when `states` are days: the intervals' visitors add up to it.
    */
-  windowStates: string[] | null;
+  windowStates: string[] | 'intervals' | null;
   params: QueryParams;
 }
 
@@ -66,11 +68,9 @@ const NO_VISITORS = "initializeAggregation('uniqStateIf', toUInt64(0), 0)";
  * Hours: totals from the hourly totals, which hold bots too — their own hourly totals are counted
  * as bots, or taken away without bots —, percentile and visitor states from the hourly stats, and
  * for daily and monthly intervals from the daily stats for whole days (states cannot be taken
- * away, so a partial day is read as hours).
- */
-/**
- * `days.known`: whole days (YYYY-MM-DD) whose visitors are taken from memory, their states read
- * for the percentiles only; `days.unknown`: the window's other whole days, when some are known.
+ * away, so a partial day is read as hours). `days.known`: whole days (YYYY-MM-DD) whose visitors
+ * are taken from memory, their states read for the percentiles only; `days.unknown`: the
+ * window's other whole days, when some are known.
  */
 function hourParts(scope: Scope, interval: Interval, days: { known: string[]; unknown: string[] }): IntervalParts {
   const w = windowSql(scope, { days: false }); // hourly totals are few (24 a day): no daily level needed
@@ -104,7 +104,7 @@ function hourParts(scope: Scope, interval: Interval, days: { known: string[]; un
   ].filter((part) => part !== null);
   if (interval === 'hour') {
     out.states = states(w);
-    out.windowStates = states(s);
+    out.windowStates = s.days ? states(s) : 'intervals';
   } else {
     out.states = states(s);
   }
@@ -125,7 +125,7 @@ function minuteParts(scope: Scope): IntervalParts {
     out.sums.push(rawSums(w.raw, 'toStartOfMinute(timestamp)'));
     out.states.push(rawStates(w.raw, 'toStartOfMinute(timestamp)'));
   }
-  out.windowStates = out.states;
+  out.windowStates = 'intervals';
   return out;
 }
 
@@ -154,9 +154,14 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   const parts =
     interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval, { known: [...known.keys()], unknown: [...whole].filter((d) => !known.has(d)) });
   const bucket = BUCKET_SQL[interval];
-  const windowVisitors = parts.windowStates
+  // the window's visitors, merged per day: from states of their own, from the intervals' states
+  // grouped by day too (a row of interval 0 carries them), or as the sum of daily intervals
+  const byDayToo = parts.windowStates === 'intervals';
+  const windowVisitors = Array.isArray(parts.windowStates)
     ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
-    : 'sum(uv) OVER ()';
+    : byDayToo
+      ? 'toUInt64(0)'
+      : 'sum(uv) OVER ()';
   const tenant = tenantSql(scope);
   const [rows, counts] = await Promise.all([
     store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number; n: number }>(
@@ -168,7 +173,7 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
             (SELECT b AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv, sum(dn) AS n
              FROM (SELECT ${bucket} AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs, uniqMerge(visitors) AS dv,
                      sum(r) AS dn
-                   FROM (${parts.states.join(' UNION ALL ')}) GROUP BY b, d)
+                   FROM (${parts.states.join(' UNION ALL ')}) GROUP BY ${byDayToo ? 'GROUPING SETS ((b, d), (d))' : 'b, d'})
              GROUP BY b) AS states
        USING (t)
        ORDER BY t`,
@@ -200,7 +205,8 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
       else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors: r.visitors });
       return { ...r, visitors: r.visitors + (hit?.visitors ?? 0), p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
     });
-  return { rows: out, visitors: (rows[0]?.all ?? 0) + rememberedVisitors };
+  const all = byDayToo ? (rows.find((r) => r.t === 0)?.visitors ?? 0) : (rows[0]?.all ?? 0);
+  return { rows: out, visitors: all + rememberedVisitors };
 }
 
 /** Requests and bytes per status code over the window. */
