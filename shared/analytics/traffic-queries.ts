@@ -155,7 +155,8 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
     interval === 'minute' ? minuteParts(scope) : hourParts(scope, interval, { known: [...known.keys()], unknown: [...whole].filter((d) => !known.has(d)) });
   const bucket = BUCKET_SQL[interval];
   // the window's visitors, merged per day: from states of their own, from the intervals' states
-  // grouped by day too (a row of interval 0 carries them), or as the sum of daily intervals
+  // grouped by day too (a row of interval -1 carries them: b, the interval's start + 1, is 0 in
+  // that grouping set only), or as the sum of daily intervals
   const byDayToo = parts.windowStates === 'intervals';
   const windowVisitors = Array.isArray(parts.windowStates)
     ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
@@ -166,13 +167,13 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   const [rows, counts] = await Promise.all([
     store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number; n: number }>(
       `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, n, ${windowVisitors} AS all
-       FROM (SELECT ${bucket} AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
+       FROM (SELECT toInt64(${bucket}) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
                sum(bots) AS bots
              FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
        FULL OUTER JOIN
-            (SELECT b AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv, sum(dn) AS n
-             FROM (SELECT ${bucket} AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs, uniqMerge(visitors) AS dv,
-                     sum(r) AS dn
+            (SELECT b - 1 AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv, sum(dn) AS n
+             FROM (SELECT toInt64(${bucket}) + 1 AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs,
+                     uniqMerge(visitors) AS dv, sum(r) AS dn
                    FROM (${parts.states.join(' UNION ALL ')}) GROUP BY ${byDayToo ? 'GROUPING SETS ((b, d), (d))' : 'b, d'})
              GROUP BY b) AS states
        USING (t)
@@ -205,7 +206,7 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
       else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors: r.visitors });
       return { ...r, visitors: r.visitors + (hit?.visitors ?? 0), p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
     });
-  const all = byDayToo ? (rows.find((r) => r.t === 0)?.visitors ?? 0) : (rows[0]?.all ?? 0);
+  const all = byDayToo ? (rows.find((r) => r.t === -1)?.visitors ?? 0) : (rows[0]?.all ?? 0);
   return { rows: out, visitors: all + rememberedVisitors };
 }
 
