@@ -65,10 +65,10 @@ const rawStates = (where: string, bucket: string) =>
 const NO_VISITORS = "initializeAggregation('uniqStateIf', toUInt64(0), 0)";
 
 /**
- * Hours: totals from the hourly totals, which hold bots too — their own hourly totals are counted
- * as bots, or taken away without bots —, percentile and visitor states from the hourly stats, and
- * for daily and monthly intervals from the daily stats for whole days (states cannot be taken
- * away, so a partial day is read as hours). `days.known`: whole days (YYYY-MM-DD) whose visitors
+ * Hours: totals from the hourly totals (their bot rows counted as bots, or left out without
+ * bots), percentile and visitor states from the hourly stats, and for daily and monthly
+ * intervals from the daily stats for whole days (states cannot be taken away, so a partial day is
+ * read as hours). `days.known`: whole days (YYYY-MM-DD) whose visitors
  * are taken from memory, their states read for the percentiles only; `days.unknown`: the
  * window's other whole days, when some are known.
  */
@@ -79,13 +79,8 @@ function hourParts(scope: Scope, interval: Interval, days: { known: string[]; un
   const out: IntervalParts = { sums: [], states: [], windowStates: null, params: w.params };
   if (w.hours) {
     out.sums.push(`SELECT hour AS t, toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(serve_time_ms) AS serve, toInt64(hits) AS hits,
-        toInt64(misses) AS misses, toInt64(0) AS bots
-      FROM cdn_totals_hourly WHERE ${w.hours}`);
-    out.sums.push(
-      scope.excludeBots
-        ? `SELECT hour, -toInt64(requests), -toInt64(bytes), -toInt64(serve_time_ms), -toInt64(hits), -toInt64(misses), toInt64(0) FROM cdn_bots_hourly WHERE ${w.hours}`
-        : `SELECT hour, toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(0), toInt64(requests) FROM cdn_bots_hourly WHERE ${w.hours}`,
-    );
+        toInt64(misses) AS misses, toInt64(if(is_bot = 1, requests, 0)) AS bots
+      FROM cdn_totals_hourly WHERE ${w.hours}${humans}`);
   }
   if (w.raw) out.sums.push(rawSums(`${w.raw}${humans}`, 'toStartOfHour(timestamp)'));
   const s = windowSql(scope, { days: true, subtract: false, tag: 's' });
@@ -225,8 +220,9 @@ export async function queryBotShare(store: AnalyticsStore, scope: Scope): Promis
   const w = windowSql(scope, { days: false });
   const parts: string[] = [];
   if (w.hours) {
-    parts.push(`SELECT toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(0) AS bot_requests, toInt64(0) AS bot_bytes FROM cdn_totals_hourly WHERE ${w.hours}`);
-    parts.push(`SELECT toInt64(0), toInt64(0), toInt64(requests), toInt64(bytes) FROM cdn_bots_hourly WHERE ${w.hours}`);
+    parts.push(`SELECT toInt64(requests) AS requests, toInt64(bytes) AS bytes, toInt64(if(is_bot = 1, requests, 0)) AS bot_requests,
+        toInt64(if(is_bot = 1, bytes, 0)) AS bot_bytes
+      FROM cdn_totals_hourly WHERE ${w.hours}`);
   }
   if (w.raw) {
     parts.push(`SELECT toInt64(count()) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(countIf(is_bot = 1)) AS bot_requests, toInt64(sumIf(cdn_logs.bytes, is_bot = 1)) AS bot_bytes

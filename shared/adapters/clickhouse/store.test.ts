@@ -53,22 +53,6 @@ describe('analytics store', () => {
       'cdn_audience_daily_mv',
       'cdn_audience_hourly',
       'cdn_audience_hourly_mv',
-      'cdn_bot_audience_daily',
-      'cdn_bot_audience_daily_mv',
-      'cdn_bot_audience_hourly',
-      'cdn_bot_audience_hourly_mv',
-      'cdn_bot_paths_daily',
-      'cdn_bot_paths_daily_mv',
-      'cdn_bot_paths_hourly',
-      'cdn_bot_paths_hourly_mv',
-      'cdn_bot_referers_daily',
-      'cdn_bot_referers_daily_mv',
-      'cdn_bot_referers_hourly',
-      'cdn_bot_referers_hourly_mv',
-      'cdn_bots_daily',
-      'cdn_bots_daily_mv',
-      'cdn_bots_hourly',
-      'cdn_bots_hourly_mv',
       'cdn_client_error_paths_daily',
       'cdn_client_error_paths_daily_mv',
       'cdn_client_error_paths_hourly',
@@ -222,7 +206,14 @@ describe('analytics store: the audience-depth migration on existing data', () =>
 
   it('adds the columns with defaults, and a 19-column line spooled before inserts with all 23 named', async () => {
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
-    expect(report.applied).toEqual(['0003-create-audience-depth.sql', '0004-create-image-traffic.sql', '0005-create-entry-traffic.sql', '0006-count-stats.sql']);
+    expect(report.applied).toEqual([
+      '0003-create-audience-depth.sql',
+      '0004-create-image-traffic.sql',
+      '0005-create-entry-traffic.sql',
+      '0006-count-stats.sql',
+      '0007-alter-rollups-count-bots.sql',
+      '0008-drop-bot-rollups.sql',
+    ]);
     await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number; entry_id: string }>(
       'SELECT path, is_bot, bot_name, visitor, entry_id FROM cdn_logs ORDER BY path',
@@ -246,5 +237,98 @@ describe('analytics store: the audience-depth migration on existing data', () =>
     // lines of no entry are in no entry rollup
     const [entries] = await store.query<{ n: number }>('SELECT count() AS n FROM cdn_entries_hourly');
     expect(entries.n).toBe(0);
+  });
+});
+
+// A store whose bots' figures were tables of their own (before 0007), brought up to date: its
+// rollups count the bots as the raw lines do, once even when the migration is applied again, and
+// lines inserted afterwards are counted the same way by the views.
+describe('analytics store: the bot-row migration on existing data', () => {
+  let dir: string;
+  let store: AnalyticsStore;
+  const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
+  // [hour offset, path, referer host, country, bot name ('' for a human)]
+  const lines: Array<[number, string, string, string, string]> = [
+    [1, '/a', 'google.com', 'US', ''],
+    [1, '/a', 'google.com', 'US', 'Googlebot'],
+    [1, '/a', '', 'US', 'Googlebot'],
+    [1, '/b', '', 'GB', 'bingbot'],
+    [2, '/a', 'google.com', 'GB', ''],
+    [2, '/b', '', 'GB', 'Googlebot'],
+    [26, '/b', 't.co', 'US', ''],
+    [26, '/b', 't.co', 'US', 'curl'],
+  ];
+  const tsv = ([h, p, ref, country, bot]: (typeof lines)[number], i: number) =>
+    ['o', 'd', `${(day + h * 3_600_000 + i * 1000) / 1000}.000`, '8.8.8.8', 'GET', 'h', p, '200', String(100 + i), String(5 + i), i % 2 ? 'HIT' : 'MISS',
+      '', ref, bot || 'Mozilla/5.0', country, country === 'US' ? 'NA' : 'EU', 'desktop', 'Chrome', 'Linux', bot ? '1' : '0', bot, String(i + 1), ''].join('\t');
+  const insert = (from: number, to: number, token: string) =>
+    store.insertJsonEachRow('cdn_logs', Buffer.from(lines.slice(from, to).map((l, i) => tsv(l, from + i)).join('\n') + '\n'), { dedupToken: token, format: 'TabSeparated', columns: ROW_COLUMNS });
+
+  // each rollup's requests and bot requests per key, next to the same count made from the raw lines
+  const expectSplit = async () => {
+    for (const [rollup, keys, raw] of [
+      ['cdn_paths_hourly', 'hour, path', 'toStartOfHour(timestamp) AS hour, path'],
+      ['cdn_paths_daily', 'day, path', 'toDate(timestamp) AS day, path'],
+      ['cdn_referers_hourly', 'hour, referer_host', 'toStartOfHour(timestamp) AS hour, referer_host'],
+      ['cdn_referers_daily', 'day, referer_host', 'toDate(timestamp) AS day, referer_host'],
+      ['cdn_audience_hourly', 'hour, country, continent, device', 'toStartOfHour(timestamp) AS hour, country, continent, device'],
+      ['cdn_audience_daily', 'day, country, continent, device', 'toDate(timestamp) AS day, country, continent, device'],
+    ]) {
+      const got = await store.query(`SELECT ${keys}, toInt64(sum(requests)) AS n, toInt64(sum(bot_requests)) AS bots FROM ${rollup} GROUP BY ${keys} ORDER BY ALL`);
+      const want = await store.query(`SELECT ${raw}, toInt64(count()) AS n, toInt64(countIf(is_bot = 1)) AS bots FROM cdn_logs GROUP BY ALL ORDER BY ALL`);
+      expect(got, rollup).toEqual(want);
+    }
+    const totals = await store.query(
+      `SELECT hour, is_bot, toString(bot_name) AS bot, toInt64(sum(requests)) AS n, toInt64(sum(bytes)) AS b, toInt64(sum(serve_time_ms)) AS s,
+         toInt64(sum(hits)) AS hits, toInt64(sum(misses)) AS misses
+       FROM cdn_totals_hourly GROUP BY hour, is_bot, bot HAVING n != 0 ORDER BY ALL`,
+    );
+    const rawTotals = await store.query(
+      `SELECT toStartOfHour(timestamp) AS hour, is_bot, toString(bot_name) AS bot, toInt64(count()) AS n, toInt64(sum(bytes)) AS b,
+         toInt64(sum(serve_time_ms)) AS s, toInt64(countIf(cache_status = 'HIT')) AS hits, toInt64(countIf(cache_status = 'MISS')) AS misses
+       FROM cdn_logs GROUP BY ALL ORDER BY ALL`,
+    );
+    expect(totals).toEqual(rawTotals);
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'folio-ch-bots-'));
+    const { createChdbStore } = await import('./chdb.js');
+    store = await createChdbStore({ path: path.join(dir, 'chdb') });
+    const { sqlDir } = await import('../../paths.js');
+    const { copyFile, mkdir, readdir } = await import('node:fs/promises');
+    const before = path.join(dir, 'sql-before');
+    await mkdir(before);
+    for (const f of (await readdir(sqlDir('clickhouse'))).filter((f) => f < '0007')) await copyFile(path.join(sqlDir('clickhouse'), f), path.join(before, f));
+    await migrateClickHouse(store, { rawTtlDays: 30, dir: before });
+    await insert(0, 6, 'before');
+  });
+  afterAll(async () => {
+    await store?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('counts the bots in the existing rollups, once when applied twice, then drops the bots’ tables', async () => {
+    const { sqlDir } = await import('../../paths.js');
+    const { readFile } = await import('node:fs/promises');
+    const { splitStatements } = await import('./migrate.js');
+    // the migration, as a start that crashed before recording it would apply it again
+    const statements = splitStatements(await readFile(path.join(sqlDir('clickhouse'), '0007-alter-rollups-count-bots.sql'), 'utf8'));
+    for (const statement of statements) await store.command(statement);
+    await expectSplit();
+    for (const statement of statements) await store.command(statement);
+    await expectSplit();
+
+    const report = await migrateClickHouse(store, { rawTtlDays: 30 });
+    expect(report.applied).toEqual(['0007-alter-rollups-count-bots.sql', '0008-drop-bot-rollups.sql']);
+    const left = await store.query<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'cdn_bot%' ORDER BY name");
+    expect(left).toEqual([]);
+    await expectSplit();
+
+    // lines after the upgrade, in the hours and day of the old ones, are counted by the views
+    await insert(6, 8, 'after');
+    await expectSplit();
+    const [bots] = await store.query<{ n: number }>('SELECT toInt64(sum(requests)) AS n FROM cdn_totals_hourly WHERE is_bot = 1');
+    expect(bots.n).toBe(5);
   });
 });
