@@ -84,3 +84,30 @@ describe('toTsv', () => {
     expect(e.toRow(r, 'o', 'd', undefined, 'entry-1').entry_id).toBe('entry-1');
   });
 });
+
+describe('visitor keys', () => {
+  it('gives a visitor one key per day and distribution, whether worked out afresh or remembered within a batch', async () => {
+    const { createHash } = await import('node:crypto');
+    const e = await createEnricher();
+    const salts = new Map([[0, Buffer.alloc(32, 1)], [1, Buffer.alloc(32, 2)]]);
+    const saltFor = (ms: number) => salts.get(Math.floor((ms - base.timestampMs) / 86_400_000))!;
+    // an independent key: 64 bits of SHA-256 over salt, IP, agent and distribution
+    const expected = (salt: Buffer, ip: string, ua: string, d: string) =>
+      createHash('sha256').update(salt).update(`${ip}\0${ua}\0${d}`).digest().readBigUInt64BE(0).toString();
+    const batch = { clientIps: 'full' as const, saltFor };
+    const lines: Array<[number, string, string, string]> = [
+      [0, '8.8.8.8', 'a', 'd'],
+      [0, '8.8.8.8', 'a', 'd'], // the same visitor again: remembered
+      [0, '8.8.8.8', 'b', 'd'],
+      [0, '8.8.4.4', 'a', 'd'],
+      [0, '8.8.8.8', 'a', 'other'],
+      [1, '8.8.8.8', 'a', 'd'], // the next day: its own salt
+    ];
+    for (const [day, ip, ua, d] of lines) {
+      const r = { ...base, timestampMs: base.timestampMs + day * 86_400_000 + 5_000, clientIp: ip, userAgent: ua };
+      const want = expected(salts.get(day)!, ip, ua, d);
+      expect(e.toRow(r, 'o', d, batch).visitor).toBe(want);
+      expect(e.toRow(r, 'o', d, { ...batch }).visitor).toBe(want); // a fresh batch works it out anew
+    }
+  });
+});

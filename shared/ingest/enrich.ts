@@ -164,6 +164,8 @@ export function storedClientIp(ip: string, mode: ClientIpMode): string {
     .join(':')}::`;
 }
 
+const DAY_MS = 86_400_000;
+
 /** A visitor key: 64 bits of SHA-256 over salt, IP, agent and distribution (never 0, which means none). */
 function visitorKey(salt: Buffer, ip: string, ua: string, distributionId: string): string {
   const key = createHash('sha256').update(salt).update(ip).update('\0').update(ua).update('\0').update(distributionId).digest().readBigUInt64BE(0);
@@ -194,6 +196,19 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     }
     return country && continentOf(country) !== 'XX' ? country : 'XX';
   };
+  // a visitor's lines share one key: each scope (one batch) hashes a day, IP and agent once
+  const keysOf = new WeakMap<VisitorScope, Map<string, string>>();
+  const visitorOf = (r: LogRecord, distributionId: string, visitors: VisitorScope): string => {
+    let keys = keysOf.get(visitors);
+    if (!keys) keysOf.set(visitors, (keys = new Map()));
+    const id = `${Math.floor(r.timestampMs / DAY_MS)}\0${distributionId}\0${r.clientIp}\0${r.userAgent}`;
+    let key = keys.get(id);
+    if (key === undefined) {
+      key = visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId);
+      keys.set(id, key);
+    }
+    return key;
+  };
   const enrich = (r: LogRecord, distributionId: string, visitors: VisitorScope | undefined, entryId: string): Enrichment => {
     const country = countryOf(r);
     return {
@@ -202,7 +217,7 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
       continent: continentOf(country),
       refererHost: refererHost(r.referer),
       agent: agentOf(r.userAgent),
-      visitor: visitors ? visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId) : '0',
+      visitor: visitors ? visitorOf(r, distributionId, visitors) : '0',
       entryId,
     };
   };

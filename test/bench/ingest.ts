@@ -6,8 +6,13 @@
  * With chDB (in-process) it also prints what a line cost in CPU, end to end and in the raw insert,
  * and the rate that allows on this machine's cores.
  *
- * BENCH_LINES (default 1000000), BENCH_BATCH (default 10000), BENCH_CONCURRENCY (default 4).
- * Uses the adapters the environment selects, like the product (embedded when none is set).
+ * The lines span 47 hours, in time order: each batch holds the next slice of them, as a log
+ * shipper sends what the CDN logged since its last batch. BENCH_SHAPE=spread spreads every batch
+ * over the whole 47 hours instead (the shape of this bench before the minute rollups).
+ *
+ * BENCH_LINES (default 1000000), BENCH_BATCH (default 10000), BENCH_CONCURRENCY (default 4),
+ * BENCH_SHAPE (default in order). Uses the adapters the environment selects, like the product
+ * (embedded when none is set).
  */
 import { gzipSync } from 'node:zlib';
 import { createEnricher } from '../../shared/ingest/enrich.js';
@@ -20,6 +25,7 @@ import { cores, cpuDuring, cpuLine } from './cpu-time.js';
 const total = Number(process.env.BENCH_LINES ?? 1_000_000);
 const batchSize = Number(process.env.BENCH_BATCH ?? 10_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const spread = process.env.BENCH_SHAPE === 'spread';
 const HOUR = 3_600_000;
 
 const app = await startTestApp();
@@ -42,7 +48,11 @@ try {
   const texts: string[] = [];
   for (let i = 0; i < total; i += batchSize) {
     const n = Math.min(batchSize, total - i);
-    texts.push(ndjson(generateTraffic({ count: n, startMs: Date.now() - 48 * HOUR, spanMs: 47 * HOUR, seed: i + 1 }).map(toCanonical)));
+    // BENCH_SHAPE=spread: every batch over the whole 47 hours (each batch then feeds every hour
+    // and minute of the window to the rollups, which no shipper's batch does)
+    const slice = spread ? 47 * HOUR : (47 * HOUR * n) / total;
+    const from = Date.now() - 48 * HOUR + (spread ? 0 : (47 * HOUR * i) / total);
+    texts.push(ndjson(generateTraffic({ count: n, startMs: from, spanMs: slice, seed: i + 1 }).map(toCanonical)));
   }
   const bodies = texts.map((t) => gzipSync(t));
   const wireBytes = bodies.reduce((s, b) => s + b.length, 0);
@@ -101,7 +111,7 @@ try {
 
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   console.log(`stack: ${app.stack}, analytics store: ${app.services.analytics.kind}`);
-  console.log(`lines: ${fmt(total)} in ${bodies.length} gzip batches (${(wireBytes / 1e6).toFixed(1)} MB on the wire), ${concurrency} in flight`);
+  console.log(`lines: ${fmt(total)} over 47 h (${spread ? 'each batch spread over all of it' : 'batches in time order'}) in ${bodies.length} gzip batches (${(wireBytes / 1e6).toFixed(1)} MB on the wire), ${concurrency} in flight`);
   console.log(`all accepted (durable) after ${((accepted - started) / 1000).toFixed(2)} s; all queryable after ${((queryable - started) / 1000).toFixed(2)} s`);
   console.log(`end to end:            ${fmt(e2eRate)} lines/s  (target ≥ 150,000)`);
   console.log(`raw insert (the limit): ${fmt(limitRate)} lines/s`);
