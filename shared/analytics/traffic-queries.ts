@@ -68,9 +68,9 @@ const NO_VISITORS = "initializeAggregation('uniqStateIf', toUInt64(0), 0)";
  * Hours: totals from the hourly totals (their bot rows counted as bots, or left out without
  * bots), percentile and visitor states from the hourly stats, and for daily and monthly
  * intervals from the daily stats for whole days (states cannot be taken away, so a partial day is
- * read as hours). `days.known`: whole days (YYYY-MM-DD) whose visitors
- * are taken from memory, their states read for the percentiles only; `days.unknown`: the
- * window's other whole days, when some are known.
+ * read as hours). `days.known`: whole days (YYYY-MM-DD) whose visitors are taken from memory,
+ * their states read for the percentiles only; `days.unknown`: the window's other whole days,
+ * when some are known.
  */
 function hourParts(scope: Scope, interval: Interval, days: { known: string[]; unknown: string[] }): IntervalParts {
   const w = windowSql(scope, { days: false }); // hourly totals are few (24 a day): no daily level needed

@@ -165,6 +165,7 @@ export function storedClientIp(ip: string, mode: ClientIpMode): string {
 }
 
 const DAY_MS = 86_400_000;
+const KEYS_PER_SCOPE = 100_000;
 
 /** A visitor key: 64 bits of SHA-256 over salt, IP, agent and distribution (never 0, which means none). */
 function visitorKey(salt: Buffer, ip: string, ua: string, distributionId: string): string {
@@ -196,7 +197,8 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     }
     return country && continentOf(country) !== 'XX' ? country : 'XX';
   };
-  // a visitor's lines share one key: each scope (one batch) hashes a day, IP and agent once
+  // a visitor's lines share one key: each scope (one batch) hashes a day, IP and agent once (up to
+  // KEYS_PER_SCOPE of them; a batch of more distinct visitors hashes the rest line by line)
   const keysOf = new WeakMap<VisitorScope, Map<string, string>>();
   const visitorOf = (r: LogRecord, distributionId: string, visitors: VisitorScope): string => {
     let keys = keysOf.get(visitors);
@@ -205,7 +207,7 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     let key = keys.get(id);
     if (key === undefined) {
       key = visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId);
-      keys.set(id, key);
+      if (keys.size < KEYS_PER_SCOPE) keys.set(id, key);
     }
     return key;
   };
