@@ -12,6 +12,13 @@ export const querySettings: ClickHouseSettings = {
   date_time_output_format: 'iso',
 };
 
+/**
+ * DDL and other commands: the same, and servers before 24.1 refuse to change a materialized
+ * view's query (`ALTER TABLE <view> MODIFY QUERY`, in the migrations) without the setting below;
+ * later ones accept it and ignore it.
+ */
+const commandSettings: ClickHouseSettings = { ...querySettings, allow_experimental_alter_materialized_view_structure: 1 };
+
 export const insertSettings = (token: string): ClickHouseSettings => ({
   async_insert: 0,
   insert_deduplicate: 1,
@@ -36,7 +43,7 @@ export function clientStore(
       return rs.json<T>();
     },
     async command(sql: string, params?: QueryParams): Promise<void> {
-      await client.command({ query: sql, query_params: params, clickhouse_settings: querySettings });
+      await client.command({ query: sql, query_params: params, clickhouse_settings: commandSettings });
     },
     insertJsonEachRow:
       overrides.insert ??
