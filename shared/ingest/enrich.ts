@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { LogRecord } from './record.js';
 import { tsvLine } from './row-tsv.js';
+import { utcDay } from './visitor-salts.js';
 
 /** A row of `cdn_logs` as inserted (JSONEachRow; column names of the table). */
 export interface LogRow {
@@ -164,8 +165,20 @@ export function storedClientIp(ip: string, mode: ClientIpMode): string {
     .join(':')}::`;
 }
 
-const DAY_MS = 86_400_000;
 const KEYS_PER_SCOPE = 100_000;
+
+/** The visitor keys one batch has worked out: by UTC day, distribution, user agent and IP. */
+interface BatchKeys {
+  count: number;
+  byDay: Map<number, Map<string, Map<string, Map<string, string>>>>;
+}
+
+/** The map under `key` in `parent`, made when missing. */
+function child<K, V>(parent: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let m = parent.get(key);
+  if (m === undefined) parent.set(key, (m = new Map()));
+  return m;
+}
 
 /** A visitor key: 64 bits of SHA-256 over salt, IP, agent and distribution (never 0, which means none). */
 function visitorKey(salt: Buffer, ip: string, ua: string, distributionId: string): string {
@@ -197,17 +210,21 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
     }
     return country && continentOf(country) !== 'XX' ? country : 'XX';
   };
-  // a visitor's lines share one key: each scope (one batch) hashes a day, IP and agent once (up to
-  // KEYS_PER_SCOPE of them; a batch of more distinct visitors hashes the rest line by line)
-  const keysOf = new WeakMap<VisitorScope, Map<string, string>>();
+  // a visitor's lines share one key: each scope (one batch) hashes a day, distribution, agent and
+  // IP once (up to KEYS_PER_SCOPE of them; a batch of more distinct visitors hashes the rest line
+  // by line). Nested maps rather than one joined key: a joined key is a string made per line.
+  const keysOf = new WeakMap<VisitorScope, BatchKeys>();
   const visitorOf = (r: LogRecord, distributionId: string, visitors: VisitorScope): string => {
-    let keys = keysOf.get(visitors);
-    if (!keys) keysOf.set(visitors, (keys = new Map()));
-    const id = `${Math.floor(r.timestampMs / DAY_MS)}\0${distributionId}\0${r.clientIp}\0${r.userAgent}`;
-    let key = keys.get(id);
+    let batch = keysOf.get(visitors);
+    if (!batch) keysOf.set(visitors, (batch = { count: 0, byDay: new Map() }));
+    const byIp = child(child(child(batch.byDay, utcDay(r.timestampMs)), distributionId), r.userAgent);
+    let key = byIp.get(r.clientIp);
     if (key === undefined) {
       key = visitorKey(visitors.saltFor(r.timestampMs), r.clientIp, r.userAgent, distributionId);
-      if (keys.size < KEYS_PER_SCOPE) keys.set(id, key);
+      if (batch.count < KEYS_PER_SCOPE) {
+        byIp.set(r.clientIp, key);
+        batch.count++;
+      }
     }
     return key;
   };

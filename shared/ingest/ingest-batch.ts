@@ -70,11 +70,13 @@ export async function ingestLogBatch(deps: IngestDeps, backpressure: Backpressur
     deps.entryResolver.resolve(input.orgId, input.distributionId, parsed.records.map((r) => r.path)),
   ]);
   const visitors: VisitorScope = { clientIps: clientIps ?? 'full', saltFor };
-  const lines: string[] = new Array(parsed.records.length);
+  // one more, empty, line: the joined text ends with a line break without another copy of it
+  const lines: string[] = new Array(parsed.records.length + 1);
   for (let i = 0; i < parsed.records.length; i++) {
     lines[i] = enricher.toTsv(parsed.records[i], input.orgId, input.distributionId, visitors, entryIds[i]);
   }
-  const rows = Buffer.from(lines.join('\n') + '\n');
+  lines[parsed.records.length] = '';
+  const rows = Buffer.from(lines.join('\n'));
 
   const batchId = randomBase62(20);
   const blobKey = ingestSpoolKey(input.orgId, input.distributionId, batchId);

@@ -29,25 +29,29 @@ export function epochText(ms: number): string {
   return (ms - fraction) / 1000 + (fraction < 10 ? '.00' : fraction < 100 ? '.0' : '.') + fraction;
 }
 
+/*
+ * A line is its fields joined, not concatenated with `+`: each `+` of a long string makes a rope
+ * node, ~45 per line, all alive until the batch is joined — garbage collection then took a third
+ * of the time spent turning a batch into rows. An array join writes one flat string.
+ */
+
 /** One row in ROW_COLUMNS order, without the line break. */
 export function rowToTsv(r: LogRow): string {
-  return (
-    tsvText(r.org_id) + '\t' + tsvText(r.distribution_id) + '\t' + epochText(r.timestamp) + '\t' + tsvText(r.client_ip) + '\t' +
-    tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
-    r.serve_time_ms + '\t' + tsvText(r.cache_status) + '\t' + tsvText(r.referer) + '\t' + tsvText(r.referer_host) + '\t' +
-    tsvText(r.user_agent) + '\t' + r.country + '\t' + r.continent + '\t' + tsvText(r.device) + '\t' + tsvText(r.browser) + '\t' +
-    tsvText(r.os) + '\t' + r.is_bot + '\t' + tsvText(r.bot_name) + '\t' + r.visitor + '\t' + tsvText(r.entry_id)
-  );
+  return [
+    tsvText(r.org_id), tsvText(r.distribution_id), epochText(r.timestamp), tsvText(r.client_ip), tsvText(r.method),
+    tsvText(r.host), tsvText(r.path), r.status, r.bytes, r.serve_time_ms, tsvText(r.cache_status), tsvText(r.referer),
+    tsvText(r.referer_host), tsvText(r.user_agent), r.country, r.continent, tsvText(r.device), tsvText(r.browser),
+    tsvText(r.os), r.is_bot, tsvText(r.bot_name), r.visitor, tsvText(r.entry_id),
+  ].join('\t');
 }
 
 /** The same line from a record and its enrichment, without building a LogRow first. */
 export function tsvLine(r: LogRecord, orgId: string, distributionId: string, e: Enrichment): string {
   // country and continent are validated two-letter codes, the visitor a number: nothing to escape
-  return (
-    tsvText(orgId) + '\t' + tsvText(distributionId) + '\t' + epochText(r.timestampMs) + '\t' + tsvText(e.clientIp) + '\t' +
-    tsvText(r.method) + '\t' + tsvText(r.host) + '\t' + tsvText(r.path) + '\t' + r.status + '\t' + r.bytes + '\t' +
-    r.serveTimeMs + '\t' + tsvText(r.cacheStatus) + '\t' + tsvText(r.referer) + '\t' + tsvText(e.refererHost) + '\t' +
-    tsvText(r.userAgent) + '\t' + e.country + '\t' + e.continent + '\t' + tsvText(e.agent.device) + '\t' + tsvText(e.agent.browser) + '\t' +
-    tsvText(e.agent.os) + '\t' + (e.agent.bot === '' ? '0' : '1') + '\t' + tsvText(e.agent.bot) + '\t' + e.visitor + '\t' + tsvText(e.entryId)
-  );
+  return [
+    tsvText(orgId), tsvText(distributionId), epochText(r.timestampMs), tsvText(e.clientIp), tsvText(r.method),
+    tsvText(r.host), tsvText(r.path), r.status, r.bytes, r.serveTimeMs, tsvText(r.cacheStatus), tsvText(r.referer),
+    tsvText(e.refererHost), tsvText(r.userAgent), e.country, e.continent, tsvText(e.agent.device), tsvText(e.agent.browser),
+    tsvText(e.agent.os), e.agent.bot === '' ? 0 : 1, tsvText(e.agent.bot), e.visitor, tsvText(e.entryId),
+  ].join('\t');
 }

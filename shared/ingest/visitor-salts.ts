@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../adapters/db/index.js';
 
 const DAY_MS = 86_400_000;
+/** The UTC day holding an instant, as a day number: each day has its own salt. */
+export const utcDay = (timestampMs: number): number => Math.floor(timestampMs / DAY_MS);
 /** A salt is deleted this long after it was made: no visitor key leads back to an IP after it. */
 export const SALT_KEEP_MS = 2 * DAY_MS;
 /** How long this process uses a salt it read before asking again (never past its deletion). */
@@ -27,7 +29,7 @@ export function createVisitorSalts(db: Queryable): VisitorSalts {
     async forInstants(timestamps) {
       const now = Date.now();
       const days = new Set<number>();
-      for (const ms of timestamps) days.add(Math.floor(ms / DAY_MS));
+      for (const ms of timestamps) days.add(utcDay(ms));
       const missing = [...days].filter((d) => (remembered.get(d)?.until ?? 0) <= now);
       if (missing.length > 0) {
         for (const [day, r] of remembered) if (r.until <= now) remembered.delete(day);
@@ -44,11 +46,11 @@ export function createVisitorSalts(db: Queryable): VisitorSalts {
           [missing.map(dayText)],
         );
         for (const r of rows) {
-          remembered.set(Math.floor(Date.parse(`${r.day}T00:00:00Z`) / DAY_MS), { salt: Buffer.from(r.salt), until: Math.min(now + REMEMBER_MS, r.created_ms + SALT_KEEP_MS) });
+          remembered.set(utcDay(Date.parse(`${r.day}T00:00:00Z`)), { salt: Buffer.from(r.salt), until: Math.min(now + REMEMBER_MS, r.created_ms + SALT_KEEP_MS) });
         }
       }
       const salts = new Map([...days].map((d) => [d, remembered.get(d)!.salt]));
-      return (ms) => salts.get(Math.floor(ms / DAY_MS))!;
+      return (ms) => salts.get(utcDay(ms))!;
     },
   };
 }
