@@ -26,11 +26,28 @@ export interface EntryFigures {
 export interface EntryTrafficReader {
   /** Figures of given entries over a window, with their past days remembered (see entry-traffic-by-day.ts); unguarded. */
   readonly byDay: EntryTrafficByDay;
+  /**
+   * The entries the entries report listed last, per organization, distribution and bots kept or
+   * left out (see `listedKey`): the next report reads their visitors beside its sums.
+   */
+  readonly listed: ListedEntries;
   /** Requests per entry over the last RANKING_DAYS days, without bots; the RANKING_SIZE most requested. */
   ranking(orgId: string): Promise<ReadonlyMap<string, number>>;
   /** Figures of `entryIds` over [fromMs, toMs); an entry without traffic is absent. */
   of(orgId: string, entryIds: readonly string[], window: { fromMs: number; toMs: number; excludeBots: boolean }): Promise<Map<string, EntryFigures>>;
 }
+
+/** The entries one report listed, remembered for the next (at most LISTED_SCOPES scopes). */
+export interface ListedEntries {
+  get(key: string): readonly string[] | undefined;
+  set(key: string, entryIds: readonly string[]): void;
+}
+
+const LISTED_SCOPES = 10_000;
+
+/** Whose list: the organization, the distribution (all when null) and whether bots are left out. */
+export const listedKey = (scope: { orgId: string; distributionId: string | null; excludeBots?: boolean }) =>
+  `${scope.orgId}\0${scope.distributionId ?? ''}\0${scope.excludeBots ? 1 : 0}`;
 
 /** Any failure of the store as the catalogue's 503: content delivery goes on, the traffic figures wait. */
 async function guarded<T>(read: () => Promise<T>): Promise<T> {
@@ -47,6 +64,7 @@ export function createEntryTrafficReader(store: AnalyticsStore): EntryTrafficRea
   const byDay = createEntryTrafficByDay(store);
   return {
     byDay,
+    listed: new LRUCache<string, readonly string[]>({ max: LISTED_SCOPES }),
     async ranking(orgId) {
       const hit = rankings.get(orgId);
       if (hit) return hit;

@@ -30,6 +30,39 @@ describe('traffic per entry', () => {
   const report = (o: AnalyticsOrg, dist: string, query: string, token = o.analyticsToken) =>
     app.json(`/api/v1/projects/${o.projectId}/distributions/${dist}/analytics/entries?${query}`, { token });
 
+  /** The entries report of the lines pushed by the resolving test, counted from them. */
+  const counted = (dist: string, w: { from: number; to: number }, excludeBots: boolean, termCount: number) => {
+    const titles: Record<string, [string, string]> = {
+      hello: ['article', 'Hello, world'],
+      second: ['article', 'Second'],
+      about: ['page', 'About us'],
+      ext: ['page', 'Contact'],
+      blogHello: ['article', 'Blog hello'],
+    };
+    const byId = Object.fromEntries(Object.entries(titles).map(([k, v]) => [ids[k], v]));
+    const inside = pushed.filter(
+      (e) => e.dist === dist && e.entry !== null && e.timestampMs >= w.from && e.timestampMs < w.to && !(excludeBots && BOTS.has(e.userAgent)),
+    );
+    const per = new Map<string, { requests: number; bytes: number; visitors: Set<string> }>();
+    for (const e of inside) {
+      const t = per.get(e.entry!) ?? { requests: 0, bytes: 0, visitors: new Set<string>() };
+      t.requests++;
+      t.bytes += e.bytes;
+      t.visitors.add(`${Math.floor(e.timestampMs / DAY)}|${e.clientIp}|${e.userAgent}`);
+      per.set(e.entry!, t);
+    }
+    const all = [...per]
+      .map(([id, t]) => ({ id, model: byId[id][0], title: byId[id][1], requests: t.requests, bytes: t.bytes, visitors: t.visitors.size }))
+      .sort((a, b) => b.requests - a.requests || (a.id < b.id ? -1 : 1));
+    const requests = inside.length;
+    return {
+      requests,
+      bytes: inside.reduce((n, e) => n + e.bytes, 0),
+      entries: all.slice(0, termCount),
+      otherRequests: requests - all.slice(0, termCount).reduce((n, e) => n + e.requests, 0),
+    };
+  };
+
   const entry = async (o: AnalyticsOrg, key: string, body: Record<string, unknown>) => {
     const res = await m(o, '/entries', { body: { status: 'PUBLISHED', ...body } });
     if (res.status !== 201) throw new Error(`entry ${key}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -161,14 +194,6 @@ describe('traffic per entry', () => {
     const foreign = await app.services.analytics.query<{ entry_id: string }>('SELECT DISTINCT entry_id FROM cdn_logs WHERE org_id = {org:String}', { org: other.orgId });
     expect(foreign).toEqual([{ entry_id: '' }]); // no patterns there
 
-    const titles: Record<string, [string, string]> = {
-      hello: ['article', 'Hello, world'],
-      second: ['article', 'Second'],
-      about: ['page', 'About us'],
-      ext: ['page', 'Contact'],
-      blogHello: ['article', 'Blog hello'],
-    };
-    const byId = Object.fromEntries(Object.entries(titles).map(([k, v]) => [ids[k], v]));
     const windows = [
       { name: 'two whole days', from: start, to: start + 2 * DAY },
       { name: 'days, hours and minutes at both ends', from: start + 5 * HOUR + 17 * 60_000 + 4321, to: now - 7 * 60_000 },
@@ -177,30 +202,10 @@ describe('traffic per entry', () => {
     for (const dist of ['web', 'mirror']) {
       for (const w of windows) {
         for (const excludeBots of [false, true]) {
-          const inside = events.filter(
-            (e) => e.dist === dist && e.entry !== null && e.timestampMs >= w.from && e.timestampMs < w.to && !(excludeBots && BOTS.has(e.userAgent)),
-          );
-          const per = new Map<string, { requests: number; bytes: number; visitors: Set<string> }>();
-          for (const e of inside) {
-            const t = per.get(e.entry!) ?? { requests: 0, bytes: 0, visitors: new Set<string>() };
-            t.requests++;
-            t.bytes += e.bytes;
-            t.visitors.add(`${Math.floor(e.timestampMs / DAY)}|${e.clientIp}|${e.userAgent}`);
-            per.set(e.entry!, t);
-          }
-          const all = [...per]
-            .map(([id, t]) => ({ id, model: byId[id][0], title: byId[id][1], requests: t.requests, bytes: t.bytes, visitors: t.visitors.size }))
-            .sort((a, b) => b.requests - a.requests || (a.id < b.id ? -1 : 1));
           const query = `from=${new Date(w.from).toISOString()}&to=${new Date(w.to).toISOString()}&termCount=3${excludeBots ? '&excludeBots=true' : ''}`;
           const res = await report(org, dist, query);
           expect(res.status, JSON.stringify(res.body)).toBe(200);
-          const requests = inside.length;
-          expect(res.body.result, `${dist}, ${w.name}, excludeBots=${excludeBots}`).toEqual({
-            requests,
-            bytes: inside.reduce((s, e) => s + e.bytes, 0),
-            entries: all.slice(0, 3),
-            otherRequests: requests - all.slice(0, 3).reduce((s, e) => s + e.requests, 0),
-          });
+          expect(res.body.result, `${dist}, ${w.name}, excludeBots=${excludeBots}`).toEqual(counted(dist, w, excludeBots, 3));
         }
       }
     }
@@ -337,6 +342,28 @@ describe('traffic per entry', () => {
       expect(traffic.status).toBe(200);
       expect(traffic.headers.get('cache-control')).toBe('private, max-age=60, stale-while-revalidate=60');
     });
+  });
+
+  it('reads the visitors of the entries it listed last beside its sums, and of entries new to its list after them', async () => {
+    const w = { from: windowStart + 5 * HOUR + 17 * 60_000 + 4321, to: windowStart + 2 * DAY + 7 * 60_000 };
+    const query = (termCount: number) => `from=${new Date(w.from).toISOString()}&to=${new Date(w.to).toISOString()}&termCount=${termCount}`;
+    // a read of given entries' visitors (entry-traffic-by-day.ts): one per list read
+    const { statements, stop } = recordStatements(app);
+    const visitorReads = () => statements.filter((sql) => sql.includes('uniqMerge(visitors) AS v') && sql.includes('entry_id IN {ids')).length;
+    try {
+      // [list asked for, visitor reads]: the first entry (what earlier reports listed decides
+      // whether it is read beside the sums); then three, two of them new (read after the sums);
+      // the same three (all read beside the sums); one of them
+      for (const [termCount, reads] of [[1, null], [3, 2], [3, 1], [1, 1]] as const) {
+        statements.length = 0;
+        const res = await report(org, 'web', query(termCount));
+        expect(res.body.result, `termCount=${termCount}`).toEqual(counted('web', w, false, termCount));
+        expect(res.body.result.entries.length).toBe(termCount);
+        if (reads !== null) expect(visitorReads(), `termCount=${termCount}`).toBe(reads);
+      }
+    } finally {
+      stop();
+    }
   });
 
   it("a deleted entry's path names no entry: its lines count as no entry's", async () => {

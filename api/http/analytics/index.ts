@@ -53,7 +53,7 @@ export function analyticsRoutes(services: Services): Router {
         res.json(ok(await imageAnalytics(store, services.db, scope, range)));
         return;
       case 'entries':
-        res.json(ok(await entryAnalytics(store, services.db, services.entryTraffic.byDay, scope, range)));
+        res.json(ok(await entryAnalytics(store, services.db, services.entryTraffic, scope, range)));
         return;
       default:
         res.json(ok(await breakdown(store, scope, range, kind)));
