@@ -126,8 +126,8 @@ function minuteParts(scope: Scope): IntervalParts {
 
 /**
  * Everything the overview shows per interval — requests, bytes, serve time, cache results, bots,
- * serve-time percentiles, unique visitors — and the window's unique visitors, in one statement:
- * the sums and the merged states, joined on the interval.
+ * serve-time percentiles, unique visitors — and the window's unique visitors: the sums and the
+ * merged states, each per interval, joined here.
  *
  * A visitor key changes with each UTC day (its salt is the day's), so no key is in two days: the
  * unique visitors of a month or of the whole window are the sum of their days', and states are
@@ -136,7 +136,7 @@ function minuteParts(scope: Scope): IntervalParts {
  *
  * With `remembered`, daily intervals take the visitors of whole days from memory (see
  * day-visitors.ts): their states are read for the percentiles only, and the requests the states
- * count are checked beside the statement; a day whose count changed is read again.
+ * count are checked beside the statements; a day whose count changed is read again.
  */
 export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval, remembered?: DayVisitors): Promise<Intervals> {
   const keyOf = (day: string) => `${scope.orgId}\0${scope.distributionId ?? ''}\0${scope.excludeBots ? 1 : 0}\0${day}`;
@@ -155,24 +155,23 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   const byDayToo = parts.windowStates === 'intervals';
   const windowVisitors = Array.isArray(parts.windowStates)
     ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
-    : byDayToo
-      ? 'toUInt64(0)'
-      : 'sum(uv) OVER ()';
+    : 'toUInt64(0)';
   const tenant = tenantSql(scope);
-  const [rows, counts] = await Promise.all([
-    store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99'> & { q: number[]; all: number; n: number }>(
-      `SELECT t, requests, bytes, serve, hits, misses, bots, q, uv AS visitors, n, ${windowVisitors} AS all
-       FROM (SELECT toInt64(${bucket}) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
-               sum(bots) AS bots
-             FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0) AS sums
-       FULL OUTER JOIN
-            (SELECT b - 1 AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS uv, sum(dn) AS n
-             FROM (SELECT toInt64(${bucket}) + 1 AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs,
-                     uniqMerge(visitors) AS dv, sum(r) AS dn
-                   FROM (${parts.states.join(' UNION ALL ')}) GROUP BY ${byDayToo ? 'GROUPING SETS ((b, d), (d))' : 'b, d'})
-             GROUP BY b) AS states
-       USING (t)
-       ORDER BY t`,
+  // sums and states are two statements side by side: joined in one statement, the engine read the
+  // join's two sides one after the other
+  const [sums, states, counts] = await Promise.all([
+    store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99' | 'visitors'> & { all: number }>(
+      `SELECT toInt64(${bucket}) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
+         sum(bots) AS bots, ${windowVisitors} AS all
+       FROM (${parts.sums.join(' UNION ALL ')}) GROUP BY t HAVING requests != 0 ORDER BY t`,
+      parts.params,
+    ),
+    store.query<{ t: number; q: number[]; visitors: number; n: number }>(
+      `SELECT b - 1 AS t, quantilesTimingMerge(0.5, 0.95, 0.99)(qs) AS q, sum(dv) AS visitors, sum(dn) AS n
+       FROM (SELECT toInt64(${bucket}) + 1 AS b, toDate(t) AS d, quantilesTimingMergeState(0.5, 0.95, 0.99)(serve_time) AS qs,
+               uniqMerge(visitors) AS dv, sum(r) AS dn
+             FROM (${parts.states.join(' UNION ALL ')}) GROUP BY ${byDayToo ? 'GROUPING SETS ((b, d), (d))' : 'b, d'})
+       GROUP BY b`,
       parts.params,
     ),
     known.size === 0
@@ -191,17 +190,22 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
     for (const [day] of stale) remembered?.delete(keyOf(day));
     return queryIntervals(store, scope, interval, remembered);
   }
+  const statesAt = new Map(states.map((r) => [r.t, r]));
   let rememberedVisitors = 0;
-  const out = rows
-    .filter((r) => r.requests !== 0)
-    .map(({ q, all: _all, n, ...r }) => {
-      const day = new Date(r.t * 1000).toISOString().slice(0, 10);
-      const hit = known.get(day);
-      if (hit) rememberedVisitors += hit.visitors;
-      else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors: r.visitors });
-      return { ...r, visitors: r.visitors + (hit?.visitors ?? 0), p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
-    });
-  const all = byDayToo ? (rows.find((r) => r.t === -1)?.visitors ?? 0) : (rows[0]?.all ?? 0);
+  const out = sums.map(({ all: _all, ...r }) => {
+    const { q, visitors, n } = statesAt.get(r.t) ?? { q: [], visitors: 0, n: 0 };
+    const day = new Date(r.t * 1000).toISOString().slice(0, 10);
+    const hit = known.get(day);
+    if (hit) rememberedVisitors += hit.visitors;
+    else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors });
+    return { ...r, visitors: visitors + (hit?.visitors ?? 0), p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
+  });
+  // without states of its own, the window's visitors are the intervals' (days, which add up)
+  const all = byDayToo
+    ? (statesAt.get(-1)?.visitors ?? 0)
+    : Array.isArray(parts.windowStates)
+      ? (sums[0]?.all ?? 0)
+      : states.reduce((n, r) => n + r.visitors, 0);
   return { rows: out, visitors: all + rememberedVisitors };
 }
 
