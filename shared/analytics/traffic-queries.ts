@@ -135,8 +135,8 @@ function minuteParts(scope: Scope): IntervalParts {
  * would be an estimate past 65,536 keys, and it costs a fraction.
  *
  * With `remembered`, daily intervals take the visitors of whole days from memory (see
- * day-visitors.ts): their states are read for the percentiles only, and the requests the states
- * count are checked beside the statements; a day whose count changed is read again.
+ * day-visitors.ts): their states are read for the percentiles only, with the requests they count
+ * — checked against those the day was remembered with; a day whose count changed is read again.
  */
 export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval, remembered?: DayVisitors): Promise<Intervals> {
   const keyOf = (day: string) => `${scope.orgId}\0${scope.distributionId ?? ''}\0${scope.excludeBots ? 1 : 0}\0${day}`;
@@ -156,10 +156,9 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   const windowVisitors = Array.isArray(parts.windowStates)
     ? `(SELECT sum(v) FROM (SELECT uniqMerge(visitors) AS v FROM (${parts.windowStates.join(' UNION ALL ')}) GROUP BY toDate(t)))`
     : 'toUInt64(0)';
-  const tenant = tenantSql(scope);
   // sums and states are two statements side by side: joined in one statement, the engine read the
   // join's two sides one after the other
-  const [sums, states, counts] = await Promise.all([
+  const [sums, states] = await Promise.all([
     store.query<Omit<IntervalRow, 'p50' | 'p95' | 'p99' | 'visitors'> & { all: number }>(
       `SELECT toInt64(${bucket}) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve) AS serve, sum(hits) AS hits, sum(misses) AS misses,
          sum(bots) AS bots, ${windowVisitors} AS all
@@ -174,23 +173,15 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
        GROUP BY b`,
       parts.params,
     ),
-    known.size === 0
-      ? Promise.resolve([])
-      : store.query<{ day: string; n: number }>(
-          // qualified: `day` alone would be the alias, the day as text
-          `SELECT toString(cdn_stats_daily.day) AS day, toInt64(sum(requests)) AS n FROM cdn_stats_daily
-           WHERE ${tenant.tenant} AND cdn_stats_daily.day IN {known:Array(Date)}${scope.excludeBots ? HUMANS : ''} GROUP BY cdn_stats_daily.day`,
-          { ...tenant.params, known: [...known.keys()] },
-        ),
   ]);
-  // lines of a remembered day arrived late: forget it, and read the window again
-  const now = new Map(counts.map((c) => [c.day, c.n]));
-  const stale = [...known].filter(([day, c]) => c.requests !== (now.get(day) ?? 0));
+  const statesAt = new Map(states.map((r) => [r.t, r]));
+  // lines of a remembered day arrived late (the requests its states count changed): forget it, and
+  // read the window again. A whole day is an interval of its own, read from the daily states only.
+  const stale = [...known].filter(([day, c]) => c.requests !== (statesAt.get(Date.parse(`${day}T00:00:00Z`) / 1000)?.n ?? 0));
   if (stale.length > 0) {
     for (const [day] of stale) remembered?.delete(keyOf(day));
     return queryIntervals(store, scope, interval, remembered);
   }
-  const statesAt = new Map(states.map((r) => [r.t, r]));
   let rememberedVisitors = 0;
   const out = sums.map(({ all: _all, ...r }) => {
     const { q, visitors, n } = statesAt.get(r.t) ?? { q: [], visitors: 0, n: 0 };
