@@ -203,10 +203,9 @@ export async function breakdown(
   kind: BreakdownKind,
 ): Promise<Record<string, BucketGroup>> {
   const groups = BREAKDOWN_GROUPS[kind];
-  const top = await queryTopValues(store, scope, Object.values(groups), range.termCount);
-  // every request has a continent (XX when unknown): its total is the window's request count
-  const total = top.totals.get('continent') ?? 0;
-  return Object.fromEntries(Object.entries(groups).map(([key, dim]) => [key, group(top.buckets.get(dim)!, total)]));
+  // every request has a continent (XX when unknown): its family's total is the window's request count
+  const top = await queryTopValues(store, scope, Object.values(groups), range.termCount, 'continent');
+  return Object.fromEntries(Object.entries(groups).map(([key, dim]) => [key, group(top.buckets.get(dim)!, top.total)]));
 }
 
 /** What an empty project or distribution id answers (an empty configuration). */
