@@ -179,9 +179,11 @@ describe('analytics: every figure equals an independent computation', () => {
       interval: 'hour',
       n: 3,
     },
-    // most of a day: read as the whole day minus its other hours (partial hours at both ends)
-    // every value listed: one seen only in the hours left out must not appear with 0 requests
     { name: 'most of one day, partial hours at both ends', from: start + 5 * DAY + HOUR + 12 * 60_000, to: start + 5 * DAY + 21 * HOUR + 7 * 60_000, query: '&intervalType=1&termCount=100', interval: 'hour', n: 100 },
+    // past two days the top lists read most of a day as the whole day minus its other hours
+    // (partial hours at both ends); every value listed: one seen only in the hours left out must
+    // not appear with 0 requests
+    { name: 'most of three days, partial hours at both ends', from: start + 3 * DAY + HOUR + 12 * 60_000, to: start + 5 * DAY + 21 * HOUR + 7 * 60_000, query: '&intervalType=1&termCount=100', interval: 'hour', n: 100 },
     { name: 'most of the first and last days, TermCount 4', from: start + 3 * DAY + 2 * HOUR + 59 * 60_000, to: start + 11 * DAY + 19 * HOUR + 1_000, query: '&TermCount=4', interval: 'day', n: 4 },
     { name: 'daily (auto) over 20 days, TermCount 3', from: start + 2 * DAY + HOUR / 2, to: start + 22 * DAY, query: '&TermCount=3', interval: 'day', n: 3 },
     { name: 'daily (auto) over everything, termCount 100', from: start - DAY, to: start + 39 * DAY, query: '&termCount=100', interval: 'day', n: 100 },
