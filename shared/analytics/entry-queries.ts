@@ -22,6 +22,24 @@ export async function queryEntryTraffic(
   scope: Scope,
   options: { entryIds?: readonly string[]; limit?: number; visitors?: boolean; wholeDays?: boolean } = {},
 ): Promise<EntryTrafficRow[]> {
+  return (await entryTraffic(store, scope, options, false)).rows;
+}
+
+/**
+ * The `limit` most requested entries (visitors left 0) and the requests and bytes of every entry
+ * in the window, summed by the engine: the entries report lists a few of thousands, and sending
+ * them all to be summed here took 4 ms at 5,000 entries.
+ */
+export async function queryEntryTop(store: AnalyticsStore, scope: Scope, limit: number): Promise<{ rows: EntryTrafficRow[]; requests: number; bytes: number }> {
+  return entryTraffic(store, scope, { limit, visitors: false }, true);
+}
+
+async function entryTraffic(
+  store: AnalyticsStore,
+  scope: Scope,
+  options: { entryIds?: readonly string[]; limit?: number; visitors?: boolean; wholeDays?: boolean },
+  totals: boolean,
+): Promise<{ rows: EntryTrafficRow[]; requests: number; bytes: number }> {
   const w = windowSql(scope, { days: true, subtract: false });
   const params = { ...w.params, ids: options.entryIds ? [...options.entryIds] : [], limit: options.limit ?? 1_000_000 };
   const only = `${scope.excludeBots ? HUMANS : ''}${options.entryIds ? ' AND entry_id IN {ids:Array(String)}' : ''}`;
@@ -35,17 +53,24 @@ export async function queryEntryTraffic(
     parts.push(`SELECT entry_id, toDate(timestamp) AS day, toUInt64(count()) AS requests, toUInt64(sum(bytes)) AS bytes${states ? ', uniqStateIf(visitor, visitor != 0) AS visitors' : ''}
       FROM cdn_logs WHERE ${w.raw}${only} AND entry_id != '' GROUP BY entry_id, day`);
   }
-  if (parts.length === 0) return [];
+  if (parts.length === 0) return { rows: [], requests: 0, bytes: 0 };
   const union = parts.join(' UNION ALL ');
-  return store.query<EntryTrafficRow>(
-    states
-      ? `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(v)) AS visitors
-         FROM (SELECT entry_id, sum(requests) AS requests, sum(bytes) AS bytes, uniqMerge(visitors) AS v FROM (${union}) GROUP BY entry_id, day)
-         GROUP BY entry_id ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`
-      : `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(0) AS visitors
-         FROM (${union}) GROUP BY entry_id ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`,
+  const sums = states
+    ? `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(v)) AS visitors
+       FROM (SELECT entry_id, sum(requests) AS requests, sum(bytes) AS bytes, uniqMerge(visitors) AS v FROM (${union}) GROUP BY entry_id, day)
+       GROUP BY entry_id`
+    : `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(0) AS visitors FROM (${union}) GROUP BY entry_id`;
+  // a window function is computed before the LIMIT: over every entry
+  const all = totals ? ', sum(requests) OVER () AS allRequests, sum(bytes) OVER () AS allBytes' : '';
+  const rows = await store.query<EntryTrafficRow & { allRequests?: number; allBytes?: number }>(
+    `SELECT entryId, requests, bytes, visitors${all} FROM (${sums}) ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`,
     params,
   );
+  return {
+    rows: rows.map(({ entryId, requests, bytes, visitors }) => ({ entryId, requests, bytes, visitors })),
+    requests: rows[0]?.allRequests ?? 0,
+    bytes: rows[0]?.allBytes ?? 0,
+  };
 }
 
 export interface EntryDayRow {

@@ -1,7 +1,7 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
 import type { Queryable } from '../adapters/db/index.js';
 import { findEntryLabels } from '../content/entry-repository.js';
-import { queryEntryTraffic } from './entry-queries.js';
+import { queryEntryTop } from './entry-queries.js';
 import { listedKey, type EntryTrafficReader } from './entry-traffic-reader.js';
 import type { AnalyticsRange } from './range.js';
 import type { Scope } from './window-sql.js';
@@ -45,11 +45,8 @@ export async function entryAnalytics(
   // entry's figures are its own, whichever others are read with it.
   const key = listedKey(scope);
   const guess = traffic.listed.get(key) ?? [];
-  const [rows, early] = await Promise.all([
-    queryEntryTraffic(store, scope, { visitors: false }),
-    guess.length === 0 ? [] : traffic.byDay.of(scope, guess),
-  ]);
-  const listed = rows.slice(0, range.termCount);
+  const [top, early] = await Promise.all([queryEntryTop(store, scope, range.termCount), guess.length === 0 ? [] : traffic.byDay.of(scope, guess)]);
+  const listed = top.rows;
   const ids = listed.map((r) => r.entryId);
   traffic.listed.set(key, ids);
   const guessed = new Set(guess);
@@ -59,19 +56,17 @@ export async function entryAnalytics(
     unread.length === 0 ? [] : traffic.byDay.of(scope, unread),
   ]);
   const visitorsOf = new Map([...early, ...late].map((v) => [v.entryId, v.visitors]));
-  const top = listed.map((r) => ({ ...r, visitors: visitorsOf.get(r.entryId) ?? 0 }));
-  const requests = rows.reduce((n, r) => n + r.requests, 0);
   return {
-    requests,
-    bytes: rows.reduce((n, r) => n + r.bytes, 0),
-    entries: top.map((r) => ({
+    requests: top.requests,
+    bytes: top.bytes,
+    entries: listed.map((r) => ({
       id: r.entryId,
       model: labels.get(r.entryId)?.model ?? null,
       title: labels.get(r.entryId)?.title ?? null,
       requests: r.requests,
       bytes: r.bytes,
-      visitors: r.visitors,
+      visitors: visitorsOf.get(r.entryId) ?? 0,
     })),
-    otherRequests: requests - top.reduce((n, r) => n + r.requests, 0),
+    otherRequests: top.requests - listed.reduce((n, r) => n + r.requests, 0),
   };
 }
