@@ -60,10 +60,10 @@ async function entryTraffic(
        FROM (SELECT entry_id, sum(requests) AS requests, sum(bytes) AS bytes, uniqMerge(visitors) AS v FROM (${union}) GROUP BY entry_id, day)
        GROUP BY entry_id`
     : `SELECT entry_id AS entryId, toInt64(sum(requests)) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(0) AS visitors FROM (${union}) GROUP BY entry_id`;
-  // a window function is computed before the LIMIT: over every entry
-  const all = totals ? ', sum(requests) OVER () AS allRequests, sum(bytes) OVER () AS allBytes' : '';
+  const order = 'ORDER BY requests DESC, entryId LIMIT {limit:UInt32}';
   const rows = await store.query<EntryTrafficRow & { allRequests?: number; allBytes?: number }>(
-    `SELECT entryId, requests, bytes, visitors${all} FROM (${sums}) ORDER BY requests DESC, entryId LIMIT {limit:UInt32}`,
+    // a window function is computed before the LIMIT: over every entry
+    totals ? `SELECT *, sum(requests) OVER () AS allRequests, sum(bytes) OVER () AS allBytes FROM (${sums}) ${order}` : `${sums} ${order}`,
     params,
   );
   return {
