@@ -1,5 +1,5 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
-import { HUMANS, windowSql, type Scope } from './window-sql.js';
+import { HUMANS, readsDays, windowSql, type Scope } from './window-sql.js';
 
 /**
  * Image traffic per asset and output format over a window, from the image rollups and, at the
@@ -22,7 +22,7 @@ export interface ImageTrafficRow {
 
 /** Requests and bytes per asset and format (bots left out on request), most requested first. */
 export async function queryImageTraffic(store: AnalyticsStore, scope: Scope): Promise<ImageTrafficRow[]> {
-  const w = windowSql(scope, { days: true });
+  const w = windowSql(scope, { days: readsDays(scope) });
   const humans = scope.excludeBots ? HUMANS : '';
   const hourly = (column: string) => (w.minus ? `sum(if(${w.minus}, -toInt64(${column}), toInt64(${column})))` : `toInt64(sum(${column}))`);
   const parts: string[] = [];

@@ -72,6 +72,14 @@ export function windowSql(scope: Scope, options: { days: boolean; subtract?: boo
   };
 }
 
+/**
+ * Whether a window's counts are worth reading from the daily rollups: windows up to two days are
+ * read from the hourly ones alone, as a daily level would be one more part of the statement to
+ * plan (3–4 ms) for fewer rows than it saves (a day by the hour, in the referers: 14 → 10 ms at
+ * 10M rows).
+ */
+export const readsDays = (scope: Pick<Scope, 'fromMs' | 'toMs'>): boolean => scope.toMs - scope.fromMs > 48 * 3_600_000;
+
 /** Appended to a condition on rows that carry `is_bot`: humans only. */
 export const HUMANS = ' AND is_bot = 0';
 
