@@ -1,7 +1,7 @@
 /**
  * `npm run bench:analytics`: every analytics report over 10,000,000 log rows of one distribution
  * (30 days; a tenth of them bots, 250,000 people seen on one or two UTC days each, a visitor key
- * per day as ingest makes them), timed over HTTP through the whole stack
+ * per day as ingest makes them; three in ten an entry's page, one in ten an image derivative), timed over HTTP through the whole stack
  * (auth, Postgres lookup, ClickHouse/chDB). Prints p50 and p99 per report, for the whole 30 days
  * (ragged ends, so raw rows are read at both edges), for the default last 24 hours, by the minute
  * over 24 hours, and without bots; then the real-time report, and how long a pushed batch takes
@@ -12,6 +12,8 @@
  * BENCH_ROWS (default 10000000), BENCH_RUNS (default 40).
  */
 import type { AnalyticsStore } from '../../shared/adapters/clickhouse/index.js';
+import { insertAsset } from '../../shared/assets/asset-repository.js';
+import { newId } from '../../shared/ids.js';
 import { startTestApp } from '../support/harness.js';
 
 const rows = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -27,6 +29,20 @@ try {
   await app.json(`/management/v1/projects/${projectId}/distributions`, { token: org.manageToken, body: { id: 'bench', name: 'bench', hostnames: [] } });
   const token = await app.createToken(org.manageToken, ['analytics']);
   const ingestToken = await app.createToken(org.manageToken, ['ingest']);
+  // 2,000 images of the organization: a tenth of the lines are their derivatives (/img/…), so that
+  // the assets report ranks real traffic and looks up each image's original size
+  const assetIds: string[] = [];
+  for (let i = 0; i < 2_000; i++) {
+    const id = newId();
+    await insertAsset(
+      app.services.db,
+      org.orgId,
+      id,
+      { versionId: 'v1', type: 'IMAGE', contentType: 'image/jpeg', size: 400_000 + i, width: 1600, height: 900, duration: null, posterKey: null, placeholder: null },
+      { title: `image ${i}` },
+    );
+    assetIds.push(id);
+  }
 
   // Rows generated inside the engine (INSERT … SELECT), so loading 10M takes seconds; the
   // materialized views fill the rollups exactly as for pushed logs. Skewed choices give top-N
@@ -50,7 +66,10 @@ try {
          fromUnixTimestamp64Milli(toInt64({start:Int64} + (cityHash64(number, 1) % {span:UInt64}))) AS ts,
          concat('198.51.', toString(number % 256), '.', toString(number % 199)),
          if(number % 20 = 0, 'HEAD', 'GET'), 'cdn.example.com',
-         concat('/assets/', toString(intDiv(cityHash64(number, 2) % 20000 * (cityHash64(number, 3) % 1000), 1000)), '.jpg'),
+         if(number % 10 = 8,
+           concat('/img/SIG/', {org:String}, '/', {assets:Array(String)}[1 + intDiv(cityHash64(number, 17) % 2000 * (cityHash64(number, 18) % 100), 100)],
+             '/v1/w_800.', ['webp', 'avif', 'jpg', 'png'][1 + cityHash64(number, 19) % 4]),
+           concat('/assets/', toString(intDiv(cityHash64(number, 2) % 20000 * (cityHash64(number, 3) % 1000), 1000)), '.jpg')),
          [200, 200, 200, 304, 404, 200, 200, 500, 200, 503][1 + number % 10], cityHash64(number, 4) % 500000, cityHash64(number, 5) % 800,
          ['HIT', 'HIT', 'HIT', 'MISS', 'PASS'][1 + cityHash64(number, 6) % 5],
          '', concat('ref', toString(intDiv(cityHash64(number, 7) % 2000 * (cityHash64(number, 8) % 100), 100)), '.example'),
@@ -67,7 +86,7 @@ try {
          -- three lines in ten are an entry's page, 5,000 entries with leaders and a long tail
          if(number % 10 < 3, concat('entry-', toString(intDiv(cityHash64(number, 15) % 5000 * (cityHash64(number, 16) % 100), 100))), '')
        FROM numbers({offset:UInt64}, {n:UInt64})`,
-      { org: org.orgId, start: from, span, offset, n },
+      { org: org.orgId, start: from, span, offset, n, assets: assetIds },
     );
   }
   console.log(`loaded in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
