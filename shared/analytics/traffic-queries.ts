@@ -199,17 +199,17 @@ export async function queryIntervals(store: AnalyticsStore, scope: Scope, interv
   // 1,440 rows, and spreading each took longer than the engine's reading of them
   const out = sums.map((r): IntervalRow => {
     const { q, visitors, n } = statesAt.get(r.t) ?? { q: [], visitors: 0, n: 0 };
-    let all = visitors;
+    let withRemembered = visitors;
     if (whole.size > 0) {
       const day = new Date(r.t * 1000).toISOString().slice(0, 10);
       const hit = known.get(day);
       if (hit) {
         rememberedVisitors += hit.visitors;
-        all += hit.visitors;
+        withRemembered += hit.visitors;
       } else if (whole.has(day)) remembered?.set(keyOf(day), { requests: n, visitors });
     }
     const { t, requests, bytes, serve, hits, misses, bots } = r;
-    return { t, requests, bytes, serve, hits, misses, bots, visitors: all, p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
+    return { t, requests, bytes, serve, hits, misses, bots, visitors: withRemembered, p50: q[0] ?? 0, p95: q[1] ?? 0, p99: q[2] ?? 0 };
   });
   // without states of its own, the window's visitors are the intervals' (days, which add up)
   const all = byDayToo
