@@ -55,7 +55,9 @@ export function exportRoutes(services: Services): Router {
     } catch (err) {
       services.logger.error({ err, orgId }, 'export failed part-way; the response was cut short');
       // what was written goes out, then the connection closes without the body's last chunk:
-      // the client sees a body that broke off, not one that ended
+      // the client sees a body that broke off, not one that ended. Node 24 holds a chunk written
+      // while the socket is corked until the next turn, so the close waits for that turn.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (res.socket) res.socket.destroySoon();
       else res.destroy();
     }
