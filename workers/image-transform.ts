@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { runTransformJob } from '../shared/assets/run-transform-job.js';
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 
 declare module '../shared/adapters/queue/jobs.js' {
   interface JobMap {

@@ -1,6 +1,7 @@
 import { drainSpool, processSpooledBatch } from '../shared/ingest/process-batch.js';
 import { pruneDoneBatches } from '../shared/ingest/spool-repository.js';
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 
 declare module '../shared/adapters/queue/jobs.js' {
   interface JobMap {

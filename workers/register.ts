@@ -1,4 +1,5 @@
-import type { JobDefinition, JobName } from '../shared/adapters/queue/jobs.js';
+import type { JobName } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import type { Services } from '../shared/services.js';
 import { echoJob } from './echo.js';
 import { imageTransformJob } from './image-transform.js';

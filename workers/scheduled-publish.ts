@@ -1,6 +1,7 @@
 import { publishDueEntries, unpublishDueEntries } from '../shared/content/entry-lifecycle.js';
 import { pruneVersions } from '../shared/content/version-repository.js';
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import type { Services } from '../shared/services.js';
 
 declare module '../shared/adapters/queue/jobs.js' {

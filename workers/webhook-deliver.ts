@@ -1,4 +1,5 @@
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import { concurrencyLimit } from '../shared/concurrency.js';
 import { deliverOnce, type DeliveryResult } from '../shared/webhooks/deliver.js';
 

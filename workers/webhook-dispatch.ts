@@ -1,4 +1,5 @@
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import { deleteStaleEdgeUrls } from '../shared/edge/edge-url-repository.js';
 import type { Services } from '../shared/services.js';
 import { enqueueDeliveries } from '../shared/webhooks/deliver.js';

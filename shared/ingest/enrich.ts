@@ -7,45 +7,11 @@ import maxmind, { type Reader, type Response } from 'maxmind';
 import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
 import type { LogRecord } from './record.js';
+import type { Agent, Enrichment, LogRow } from './log-row.js';
 import { tsvLine } from './row-tsv.js';
 import { utcDay } from './visitor-salts.js';
 
-/** A row of `cdn_logs` as inserted (JSONEachRow; column names of the table). */
-export interface LogRow {
-  org_id: string;
-  distribution_id: string;
-  timestamp: number;
-  client_ip: string;
-  method: string;
-  host: string;
-  path: string;
-  status: number;
-  bytes: number;
-  serve_time_ms: number;
-  cache_status: string;
-  referer: string;
-  referer_host: string;
-  user_agent: string;
-  country: string;
-  continent: string;
-  device: string;
-  browser: string;
-  os: string;
-  is_bot: 0 | 1;
-  bot_name: string;
-  /** The visitor key (see VisitorScope), as decimal text of a UInt64; '0' when none. */
-  visitor: string;
-  /** The entry the path served, by the URL patterns of the sites serving the distribution; '' for none. */
-  entry_id: string;
-}
-
-interface Agent {
-  device: string;
-  browser: string;
-  os: string;
-  /** The bot's name ('' for a human): the agent's product token that the bot list matched. */
-  bot: string;
-}
+export type { Enrichment, LogRow } from './log-row.js';
 
 /** What an organization keeps of a client IP in the raw log: all of it, its network part, or nothing. */
 export type ClientIpMode = 'full' | 'truncated' | 'none';
@@ -70,17 +36,6 @@ export interface Enricher {
   toRow(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope, entryId?: string): LogRow;
   /** The same row written straight as a TabSeparated line (no row object: the ingest hot path). */
   toTsv(record: LogRecord, orgId: string, distributionId: string, visitors?: VisitorScope, entryId?: string): string;
-}
-
-/** What enrichment adds to a record (and the IP as stored). */
-export interface Enrichment {
-  clientIp: string;
-  country: string;
-  continent: string;
-  refererHost: string;
-  agent: Agent;
-  visitor: string;
-  entryId: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Enrichment, LogRow } from './enrich.js';
+import type { Enrichment, LogRow } from './log-row.js';
 import type { LogRecord } from './record.js';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3 } from '../../../test/support/test-s3.js';
 import { isAppError } from '../../errors/index.js';
 import { createFsBlobStore } from './fs.js';
-import { RangeNotSatisfiableError, type BlobStore } from './index.js';
+import { RangeNotSatisfiableError, type BlobStore } from './blob-store.js';
 import { assetDerivativeKey, derivativeKey, ingestSpoolKey, originalKey } from './keys.js';
 import { createS3BlobStore } from './s3.js';
 

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomBase62 } from '../../ids.js';
 import { assertValidKey, assertValidPrefix, contentTypeOfKey } from './keys.js';
 import { clampRange } from './range.js';
-import { DEFAULT_CONTENT_TYPE, type BlobInfo, type BlobObject, type BlobStore } from './index.js';
+import { DEFAULT_CONTENT_TYPE, type BlobInfo, type BlobObject, type BlobStore } from './blob-store.js';
 
 export interface FsBlobStoreOptions {
   /** Folder holding `objects/` (the bytes, one file per key), `meta/` (sidecars) and `tmp/`. */

@@ -1,5 +1,5 @@
 import { badRequest } from '../../errors/index.js';
-import { RangeNotSatisfiableError, type ByteRange } from './index.js';
+import { RangeNotSatisfiableError, type ByteRange } from './blob-store.js';
 
 /** Both stores refuse the same malformed ranges before touching storage. */
 export function assertValidRange(range: ByteRange): void {

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { S3Config } from '../../config.js';
 import { assertValidKey, assertValidPrefix } from './keys.js';
 import { assertValidRange, clampRange } from './range.js';
-import { DEFAULT_CONTENT_TYPE, RangeNotSatisfiableError, type BlobInfo, type BlobStore } from './index.js';
+import { DEFAULT_CONTENT_TYPE, RangeNotSatisfiableError, type BlobInfo, type BlobStore } from './blob-store.js';
 
 export interface S3BlobStoreOptions {
   /** Multipart part size for streamed puts. @default 8 MiB */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../ids.js';
 import { createLocalBus } from './local.js';
 import { createRedisBus } from './redis.js';
-import type { EventBus } from './index.js';
+import type { EventBus } from './event-bus.js';
 
 const targets: Array<[string, () => Promise<EventBus[]>]> = [
   ['local', async () => { const b = createLocalBus(); return [b, b]; }],

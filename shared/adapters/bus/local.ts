@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { BusHandler, BusMessages, BusTopic, EventBus } from './index.js';
+import type { BusHandler, BusMessages, BusTopic, EventBus } from './event-bus.js';
 
 export function createLocalBus(): EventBus {
   const emitter = new EventEmitter();

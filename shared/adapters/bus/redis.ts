@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { createLocalBus } from './local.js';
-import type { BusMessages, BusTopic, EventBus } from './index.js';
+import type { BusMessages, BusTopic, EventBus } from './event-bus.js';
 
 /** Redis pub/sub fan-out; delivery to local handlers goes through the subscription only once. */
 export async function createRedisBus(options: { url: string; channelPrefix: string }): Promise<EventBus> {

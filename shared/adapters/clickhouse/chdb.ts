@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import { clientStore, insertSettings } from './client-store.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 import { inlineParams } from './inline-params.js';
 
 /** Connections that answer queries; one more takes the writes. */

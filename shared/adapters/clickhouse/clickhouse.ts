@@ -1,6 +1,6 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { clientStore } from './client-store.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 
 /**
  * The oldest server Folio runs on: idempotent inserts need `insert_deduplication_token`

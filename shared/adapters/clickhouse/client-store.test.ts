@@ -5,7 +5,7 @@ import { createClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientStore } from './client-store.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 import { migrateClickHouse } from './migrate.js';
 
 // The ClickHouse-server store is `clientStore` over an HTTP client. No server runs here, so the

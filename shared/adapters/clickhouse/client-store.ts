@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseClient, ClickHouseSettings } from '@clickhouse/client';
-import type { AnalyticsStore, InsertOptions, QueryParams } from './index.js';
+import type { AnalyticsStore, InsertOptions, QueryParams } from './analytics-store.js';
 
 /**
  * Settings sent with every statement, never left to server defaults: a ClickHouse server quotes

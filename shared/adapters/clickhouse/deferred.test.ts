@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../errors/index.js';
 import { createLogger } from '../../logger.js';
 import { createDeferredAnalyticsStore } from './deferred.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 
 const connected: AnalyticsStore = {
   kind: 'clickhouse',

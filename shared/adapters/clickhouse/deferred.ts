@@ -1,6 +1,6 @@
 import { serviceUnavailable } from '../../errors/index.js';
 import type { Logger } from '../../logger.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { QueryParams } from './index.js';
+import type { QueryParams } from './analytics-store.js';
 
 /** A ClickHouse string literal: quotes, backslashes and NUL escaped, everything else as it is. */
 export const stringLiteral = (text: string): string => `'${text.replace(/[\\'\0]/g, (c) => (c === '\0' ? '\\0' : `\\${c}`))}'`;

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sqlDir } from '../../paths.js';
-import type { AnalyticsStore } from './index.js';
+import type { AnalyticsStore } from './analytics-store.js';
 
 export interface ClickHouseMigrationReport {
   applied: string[];

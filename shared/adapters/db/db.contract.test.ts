@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../ids.js';
-import type { Db } from './index.js';
+import type { Db } from './db.js';
 import { migratePostgres } from './migrate.js';
 import { createPgliteDb } from './pglite.js';
 import { createPostgresDb } from './postgres.js';

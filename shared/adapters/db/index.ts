@@ -1,68 +1,7 @@
 import type { Config } from '../../config.js';
+import type { Db, TransactionSettings } from './db.js';
 
-export interface QueryResult<T> {
-  rows: T[];
-  rowCount: number;
-}
-
-export interface QueryOptions {
-  /**
-   * The statement's text is one of a bounded set (no values spliced in) and one generic plan
-   * suits all its values: the server may keep it parsed and planned per connection (a named
-   * prepared statement on Postgres).
-   */
-  prepare?: boolean;
-}
-
-/** Something that runs SQL: the database itself, or one transaction of it. */
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
-  /** Runs a script of several statements without parameters (migrations, DDL). */
-  exec(sql: string): Promise<void>;
-}
-
-/**
- * The relational store. Both implementations return the same JS types: int8 as number,
- * numeric as string, timestamptz as Date, json/jsonb parsed, arrays as arrays.
- */
-export interface Db extends Queryable {
-  readonly kind: 'postgres' | 'pglite';
-  /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Statements run so far (tests assert constant query counts with it). */
-  readonly stats: { queries: number };
-  ping(): Promise<void>;
-  /**
-   * Calls `onNotify` for each `NOTIFY channel` that commits (Postgres delivers it at COMMIT, never
-   * for a rollback), once when the listener is in place, and once after each reconnection, since
-   * notifications sent while the listener was away are lost. Resolves to the function that stops listening.
-   */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
-  close(): Promise<void>;
-}
-
-/**
- * Settings every transaction starts with (`SET LOCAL`, sent with its BEGIN), read from the caller's
- * context when it begins — e.g. `folio.actor`, the token whose request writes, which the
- * version-history triggers record. Names are dotted lowercase identifiers.
- */
-export type TransactionSettings = () => Readonly<Record<string, string>> | undefined;
-
-/** `SELECT set_config(…)` statements for `settings`, as SQL text (values quoted, names checked). */
-export function setLocalSql(settings: Readonly<Record<string, string>>): string {
-  return Object.entries(settings)
-    .map(([name, value]) => {
-      if (!/^[a-z_]+\.[a-z_]+$/.test(name)) throw new Error(`invalid transaction setting name "${name}"`);
-      return `SELECT set_config('${name}', '${value.replace(/'/g, "''").replace(/\0/g, '')}', true);`;
-    })
-    .join(' ');
-}
-
-/** A channel name safe to splice into LISTEN: a plain lowercase identifier. */
-export function checkChannel(channel: string): string {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid LISTEN channel "${channel}"`);
-  return channel;
-}
+export * from './db.js';
 
 export async function createDb(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>, options: { transactionSettings?: TransactionSettings; inMemory?: boolean } = {}): Promise<Db> {
   if (config.databaseUrl) {

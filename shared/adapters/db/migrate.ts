@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sqlDir } from '../../paths.js';
-import type { Db } from './index.js';
+import type { Db } from './db.js';
 
 export interface MigrationReport {
   applied: string[];

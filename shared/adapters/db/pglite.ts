@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { checkChannel, setLocalSql, type Db, type Queryable, type QueryResult, type TransactionSettings } from './index.js';
+import { checkChannel, setLocalSql, type Db, type Queryable, type QueryResult, type TransactionSettings } from './db.js';
 
 const NUMERIC = 1700;
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz.js';
-import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './index.js';
+import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;

@@ -13,7 +13,7 @@ import {
   encodeReason,
   failureError,
 } from './errors.js';
-import type { JobName, JobQueue, QueueCounts, QueueDeps } from './index.js';
+import type { JobName, JobQueue, QueueCounts, QueueDeps } from './job-queue.js';
 import { CLOSE_STEP_TIMEOUT_MS, DEFAULT_CLOSE_TIMEOUT_MS, jobPolicy, maxWaitingFor, settlesWithin, withTimeout } from './policy.js';
 import { createThreadPool, type ThreadPool } from './thread-pool.js';
 

@@ -7,7 +7,7 @@ import {
   encodeReason,
   failureError,
 } from './errors.js';
-import type { JobName, JobQueue, QueueCounts, QueueDeps } from './index.js';
+import type { JobName, JobQueue, QueueCounts, QueueDeps } from './job-queue.js';
 import { DEFAULT_CLOSE_TIMEOUT_MS, backoffDelay, jobPolicy, maxWaitingFor, settlesWithin, withTimeout, type JobPolicy } from './policy.js';
 import { createThreadPool, type ThreadPool } from './thread-pool.js';
 

@@ -1,6 +1,3 @@
-import type { Services } from '../../services.js';
-import type { JobHandler, ProcessOptions } from './index.js';
-
 /**
  * Every payload carries the org, the request that caused it and a payload version, so a worker
  * can refuse a payload shape it does not know.
@@ -22,13 +19,3 @@ export interface JobMap {}
 export type JobName = keyof JobMap;
 export type JobPayload<N extends JobName> = JobMap[N] extends { payload: infer P extends JobBase } ? P : never;
 export type JobResult<N extends JobName> = JobMap[N] extends { result: infer R } ? R : never;
-
-/** One job, as its file under `workers/` defines it. */
-export interface JobDefinition<N extends JobName> {
-  /** The handler this process runs for the job. */
-  handler(services: Services): JobHandler<N>;
-  /** Static, or read from the services (a concurrency the operator sets). */
-  options?: ProcessOptions | ((services: Services) => ProcessOptions);
-  /** Called once after the handler is registered (timers, a first enqueue). */
-  start?(services: Services): void;
-}

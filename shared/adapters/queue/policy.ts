@@ -1,4 +1,4 @@
-import type { EnqueueOptions, JobName, QueueDeps } from './index.js';
+import type { EnqueueOptions, JobName, QueueDeps } from './job-queue.js';
 
 /** Defaults and limits shared by both queues, so they retry and refuse alike. */
 export const DEFAULT_MAX_WAITING = 10_000;

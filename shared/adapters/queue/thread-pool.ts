@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors/index.js';
 import { PermanentJobError, QueueClosedError, type Failure } from './errors.js';
-import type { JobContext } from './index.js';
+import type { JobContext } from './job-queue.js';
 
 export interface ThreadPoolOptions {
   /** Absolute path of the handler module. */

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { decide, type BucketOptions, type RateLimiter } from './index.js';
+import { decide, type BucketOptions, type RateLimiter } from './rate-limiter.js';
 
 export function createMemoryRateLimiter(defaults: BucketOptions): RateLimiter {
   const buckets = new LRUCache<string, { tokens: number; at: number }>({ max: 100_000 });

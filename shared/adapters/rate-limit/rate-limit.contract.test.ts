@@ -4,7 +4,7 @@ import { createRedisProcess } from '../../../test/support/redis-process.js';
 import { randomBase62 } from '../../ids.js';
 import { createMemoryRateLimiter } from './memory.js';
 import { createRedisRateLimiter } from './redis.js';
-import type { BucketOptions, RateLimiter } from './index.js';
+import type { BucketOptions, RateLimiter } from './rate-limiter.js';
 
 const targets: Array<[string, (b: BucketOptions) => RateLimiter]> = [['memory', (b) => createMemoryRateLimiter(b)]];
 if (process.env.REDIS_URL) {

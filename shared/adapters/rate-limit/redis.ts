@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { decide, type BucketOptions, type RateLimiter } from './index.js';
+import { decide, type BucketOptions, type RateLimiter } from './rate-limiter.js';
 import { createMemoryRateLimiter } from './memory.js';
 
 // Refill and take in one atomic step on the server, using the server's clock so instances with
