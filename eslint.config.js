@@ -2,6 +2,27 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * A docblock describes the declaration right after it; one followed by another docblock describes
+ * nothing (usually left behind when code moved), and a reader attaches it to the wrong thing.
+ */
+const orphanDocblock = {
+  meta: { type: 'problem', messages: { orphan: 'This docblock is followed by another one: it describes no declaration. Merge or move it.' } },
+  create(context) {
+    const source = context.sourceCode;
+    const isDocblock = (c) => c && c.type === 'Block' && c.value.startsWith('*');
+    return {
+      Program() {
+        for (const comment of source.getAllComments()) {
+          if (!isDocblock(comment)) continue;
+          const next = source.getTokenAfter(comment, { includeComments: true });
+          if (isDocblock(next)) context.report({ loc: comment.loc, messageId: 'orphan' });
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'data/**', 'node_modules/**', '.tmp/**'] },
   js.configs.recommended,
@@ -12,7 +33,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-empty': ['error', { allowEmptyCatch: true }],
+      'folio/orphan-docblock': 'error',
     },
+    plugins: { folio: { rules: { 'orphan-docblock': orphanDocblock } } },
   },
   {
     // The dashboard's script runs in the browser, with the charting library's global.

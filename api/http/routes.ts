@@ -23,10 +23,8 @@ import { siteRoutes } from './platform/sites.js';
 import { tokenRoutes } from './platform/tokens.js';
 import { webhookRoutes } from './webhooks/index.js';
 
-/**
- * The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
- * contributes one line here.
- */
+// The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
+// contributes one line here.
 
 /** Routes that read their own request bodies (uploads, ingest, files): before the JSON parser. */
 export function rawBodyRoutes(services: Services): Router[] {

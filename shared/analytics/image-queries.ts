@@ -1,10 +1,8 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
 import { HUMANS, readsDays, windowSql, type Scope } from './window-sql.js';
 
-/**
- * Image traffic per asset and output format over a window, from the image rollups and, at the
- * window's ends, the raw rows' `/img/…` paths read the way the rollups read them.
- */
+// Image traffic per asset and output format over a window, from the image rollups and, at the
+// window's ends, the raw rows' `/img/…` paths read the way the rollups read them.
 
 /** The same reading of a derivative path as the materialized view's (0004-create-image-traffic.sql). */
 const RAW_IMAGE = {

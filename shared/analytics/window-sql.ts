@@ -1,10 +1,8 @@
 import type { QueryParams } from '../adapters/clickhouse/index.js';
 import { splitRange, type Span } from './split-range.js';
 
-/**
- * How a report's window is read: the WHERE conditions of its whole days, whole hours (or minutes)
- * and the raw rows at its ends, bound as parameters. Fixed SQL, never user input.
- */
+// How a report's window is read: the WHERE conditions of its whole days, whole hours (or minutes)
+// and the raw rows at its ends, bound as parameters. Fixed SQL, never user input.
 
 /** Whose traffic and which window; `toMs` exclusive. */
 export interface Scope {

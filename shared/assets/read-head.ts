@@ -17,11 +17,6 @@ export interface HeadAndBody {
   extend(headBytes: number): Promise<Buffer>;
 }
 
-/**
- * Reads the first `headBytes` of a stream so the type and image header can be checked before
- * anything is stored, then hands back a stream of the whole body: large uploads are never held
- * in memory beyond the head.
- */
 /** Bytes read and discarded after a refused upload, so the client gets to read the 413. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
 
@@ -41,6 +36,11 @@ function drain(source: Readable, iterator: AsyncIterator<Buffer>): void {
   })();
 }
 
+/**
+ * Reads the first `headBytes` of a stream so the type and image header can be checked before
+ * anything is stored, then hands back a stream of the whole body: large uploads are never held
+ * in memory beyond the head.
+ */
 export async function readHead(source: Readable, options: { headBytes: number; maxBytes: number }): Promise<HeadAndBody> {
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let buffered = Buffer.alloc(0);

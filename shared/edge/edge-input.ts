@@ -3,7 +3,7 @@ import { isEventPattern } from '../events/event-types.js';
 import { PURGE_EVENTS } from './purge-keys.js';
 import { templateProblem } from './purge-target.js';
 
-/** Input schemas of the edge routes: delivery settings, persisted documents, purge targets. */
+// Input schemas of the edge routes: delivery settings, persisted documents, purge targets.
 
 /** Up to a day of max-age and a week of stale-while-revalidate. */
 export const deliverySettingsPatchSchema = z

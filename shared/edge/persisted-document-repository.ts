@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../adapters/db/index.js';
 import { notFound } from '../errors/index.js';
 
-/** All SQL on `persisted_documents`; every statement is scoped by org. */
+// All SQL on `persisted_documents`; every statement is scoped by org.
 
 /** A document's SHA-256 in hex: its persisted-query hash, and its id when none is given. */
 export const documentSha256 = (text: string): string => createHash('sha256').update(text).digest('hex');

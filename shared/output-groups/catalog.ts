@@ -1,9 +1,7 @@
-/**
- * Everything an output group chooses from. The management API validates writes
- * against this catalog, the detail endpoint renders it, and the OpenAPI document lists its codes,
- * so a code is defined here once and nowhere else. Codes are int32 and never reused: retire an
- * entry by setting `enabled: false` (stored groups keep rendering it; new writes reject it).
- */
+// Everything an output group chooses from. The management API validates writes
+// against this catalog, the detail endpoint renders it, and the OpenAPI document lists its codes,
+// so a code is defined here once and nowhere else. Codes are int32 and never reused: retire an
+// entry by setting `enabled: false` (stored groups keep rendering it; new writes reject it).
 
 /** One selectable value. `enabled: false` means retired: still rendered, no longer accepted. */
 export interface CatalogOption {

@@ -1,14 +1,12 @@
 import type { Db, Queryable } from '../adapters/db/index.js';
 import type { PurgeConfig } from '../edge/purge-target.js';
 
-/**
- * All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
- * subject — is kept by sending only its oldest pending delivery (the head); whoever finishes a
- * head enqueues the next. Adding deliveries to lanes and finishing heads take one advisory lock,
- * adding exclusively (from its INSERT to its COMMIT) and finishing shared, so a delivery added
- * while its lane's head finishes cannot be left without a job. Dispatchers take turns on a lock
- * of their own for the whole of their transaction, so events become deliveries in their order.
- */
+// All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
+// subject — is kept by sending only its oldest pending delivery (the head); whoever finishes a
+// head enqueues the next. Adding deliveries to lanes and finishing heads take one advisory lock,
+// adding exclusively (from its INSERT to its COMMIT) and finishing shared, so a delivery added
+// while its lane's head finishes cannot be left without a job. Dispatchers take turns on a lock
+// of their own for the whole of their transaction, so events become deliveries in their order.
 
 /** The advisory lock key of webhook lanes (the bytes "foliow"). */
 const LANE_LOCK = 0x666f6c696f77;

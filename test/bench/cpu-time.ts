@@ -1,10 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
-/**
- * CPU spent during a phase of a benchmark, to show what it cost the machine and not only how long
- * it took: on a machine with few cores, a rate target is also a CPU budget per item.
- */
+// CPU spent during a phase of a benchmark, to show what it cost the machine and not only how long
+// it took: on a machine with few cores, a rate target is also a CPU budget per item.
 
 /** This process, every thread (engines loaded in-process, like chDB, included). */
 const processCpuSeconds = (): number => {

@@ -1,4 +1,4 @@
-/** Twenty GraphQL queries over the demo organization that touch every kind of content it holds. */
+// Twenty GraphQL queries over the demo organization that touch every kind of content it holds.
 
 /**
  * An answer with what differs by nature between two organizations masked: the organization id

@@ -22,11 +22,6 @@ export interface ImageRouteOptions {
 }
 
 /**
- * `/img/{sig}/{org}/{asset}/{version}/{ops}.{ext}`: signed derivatives. A hit streams from the
- * blob store without touching Postgres; a miss resolves the source, runs (or joins) the one
- * `image-transform` job for the key, then streams what the worker wrote.
- */
-/**
  * A derivative is never empty. Some S3 implementations (s3rver) expose an object while it is
  * still being written; such a read counts as a miss and joins the job instead.
  */
@@ -59,6 +54,11 @@ async function chargeMiss(services: Services, parts: ImagePathParts, source: Der
 /** Answers one `/img/…` GET or HEAD (`path` without the query); throws an AppError for an error answer. */
 export type ImageHandler = (req: IncomingMessage & { requestId: string }, res: ServerResponse, path: string) => Promise<void>;
 
+/**
+ * `/img/{sig}/{org}/{asset}/{version}/{ops}.{ext}`: signed derivatives. A hit streams from the
+ * blob store without touching Postgres; a miss resolves the source, runs (or joins) the one
+ * `image-transform` job for the key, then streams what the worker wrote.
+ */
 export function imageRoutes(services: Services, options: ImageRouteOptions = {}): Router {
   const handle = imageHandler(services, options);
   return Router().get('/img/*rest', (req, res) => handle(req, res, req.path));

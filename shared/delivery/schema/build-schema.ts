@@ -15,18 +15,18 @@ import { localeArg, withLocales } from './localized-schema.js';
 import { entryRelationsInterface, relationsType } from './relations.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars.js';
 
-/**
- * The organization's schema, generated from its models: per model `<Type>`,
- * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
- * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
- * the built-in `cms…` roots. Pure: no I/O.
- */
 /** The specification's rule for the two ways to page, said where clients read it. */
 const CONTINUATION_TOKEN_ARG = {
   type: GraphQLString,
   description: 'The `continuationToken` of the previous page. When given, `offset` is ignored (the token says where the page starts); `limit` still applies.',
 };
 
+/**
+ * The organization's schema, generated from its models: per model `<Type>`,
+ * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
+ * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
+ * the built-in `cms…` roots. Pure: no I/O.
+ */
 export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocales | null = null): GraphQLSchema {
   // an organization without locales gets the schema it had before locales existed
   const locale: GraphQLFieldConfigArgumentMap = locales ? { locale: localeArg(locales) } : {};
