@@ -22,10 +22,7 @@ export interface GraphqlServer {
   cache: SchemaCache;
 }
 
-/**
- * The GraphQL delivery server: graphql-yoga with the org's generated schema per
- * request. GraphiQL is served from bundled assets (no CDN) to browsers on GET /graphql.
- */
+/** How the delivery server is put together; the defaults are what production runs. */
 export interface GraphqlServerOptions {
   cache?: SchemaCache;
   /**
@@ -45,6 +42,10 @@ export interface GraphqlServerOptions {
   jitAfter?: number;
 }
 
+/**
+ * The GraphQL delivery server: graphql-yoga with the org's generated schema per
+ * request. GraphiQL is served from bundled assets (no CDN) to browsers on GET /graphql.
+ */
 export function createGraphqlServer(services: Services, options: GraphqlServerOptions = {}): GraphqlServer {
   const cache = options.cache ?? new SchemaCache({ db: services.db, bus: services.bus });
   const states: RequestStates = new WeakMap();
