@@ -8,7 +8,7 @@ import { httpShutdownSteps, startHttpServer } from './server.js';
 /** Production API process: HTTP only; jobs run in `workers/main.ts` processes. */
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-const { services, server, app } = await startOrExit(config, async () => {
+const { services, drain, app } = await startOrExit(config, async () => {
   const services = await createServices(config, logger);
   if (services.queue.kind === 'in-process') {
     // Without REDIS_URL no other process can take the jobs: run them here.
@@ -19,10 +19,12 @@ const { services, server, app } = await startOrExit(config, async () => {
 });
 logger.info({ port: config.port, adapters: adapterKinds() }, 'api listening');
 
+// SIGTERM (an orchestrator) waits for the load balancer to see /readyz fail; Ctrl-C does not.
 onShutdown({
   logger,
-  timeoutMs: config.shutdownTimeoutMs,
-  steps: () => httpShutdownSteps({ server, app, services, timeoutMs: config.shutdownTimeoutMs }),
+  timeoutMs: config.shutdownReadinessDelayMs + config.shutdownTimeoutMs,
+  steps: (signal) =>
+    httpShutdownSteps({ app, drain, services, timeoutMs: config.shutdownTimeoutMs, readinessDelayMs: signal === 'SIGTERM' ? config.shutdownReadinessDelayMs : 0 }),
 });
 
 function adapterKinds() {

@@ -75,6 +75,30 @@ describe('deploy/k8s', () => {
   });
 });
 
+describe('deploy/k8s: a rolling update drains before the pod is killed', () => {
+  const deployment = (file: string) => new Deployment(parseAllDocuments(readFileSync(deploy(`k8s/${file}`), 'utf8')).map((d) => d.toJS() as { kind: string }).find((o) => o.kind === 'Deployment') as never);
+  const envOf = (d: Deployment) => Object.fromEntries((d.spec!.template.spec!.containers[0].env ?? []).map((e) => [e.name, Number(e.value)]));
+
+  it('the API keeps serving with /readyz failing for longer than the readiness probe takes to notice, and the grace period covers the delay and the drain', () => {
+    const api = deployment('api.yaml');
+    const pod = api.spec!.template.spec!;
+    const container = pod.containers[0];
+    const env = envOf(api);
+    const probe = container.readinessProbe!;
+    const noticedWithinMs = (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) * 1000;
+    expect(env.SHUTDOWN_READINESS_DELAY_MS, 'SHUTDOWN_READINESS_DELAY_MS').toBeGreaterThan(noticedWithinMs);
+    // A hung dependency makes /readyz take up to its 2 s check timeout; the probe must wait for that.
+    expect(probe.timeoutSeconds).toBeGreaterThan(2);
+    const preStopMs = container.lifecycle?.preStop?.exec?.command?.[0] === 'sleep' ? Number(container.lifecycle.preStop.exec.command[1]) * 1000 : 0;
+    expect(pod.terminationGracePeriodSeconds! * 1000).toBeGreaterThanOrEqual(preStopMs + env.SHUTDOWN_READINESS_DELAY_MS + env.SHUTDOWN_TIMEOUT_MS + 5000);
+  });
+
+  it('the workers finish their jobs within the grace period', () => {
+    const workers = deployment('workers.yaml');
+    expect(workers.spec!.template.spec!.terminationGracePeriodSeconds! * 1000).toBeGreaterThanOrEqual(envOf(workers).SHUTDOWN_TIMEOUT_MS + 5000);
+  });
+});
+
 describe('the image', () => {
   it('leaves the embedded engines out: chDB and PGlite are optional dependencies the Dockerfile uninstalls', () => {
     const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };
