@@ -75,6 +75,28 @@ describe('deploy/k8s', () => {
   });
 });
 
+describe('one image for compose and the manifests', () => {
+  it('kustomization.yaml applies every manifest and sets the one image name both Deployments use', () => {
+    const kustomization = parse(readFileSync(deploy('k8s/kustomization.yaml'), 'utf8')) as { resources: string[]; images: { name: string; newName: string; newTag: string }[] };
+    expect([...kustomization.resources].sort()).toEqual(['api.yaml', 'config.yaml', 'workers.yaml']);
+    expect(kustomization.images).toHaveLength(1);
+    const images = ['api.yaml', 'workers.yaml'].flatMap((file) =>
+      parseAllDocuments(readFileSync(deploy(`k8s/${file}`), 'utf8'))
+        .map((d) => d.toJS() as { kind: string; spec?: { template?: { spec?: { containers: { image: string }[] } } } })
+        .filter((o) => o.kind === 'Deployment')
+        .flatMap((o) => o.spec!.template!.spec!.containers.map((c) => c.image)),
+    );
+    expect(images).toEqual([kustomization.images[0].name, kustomization.images[0].name]);
+  });
+
+  it('compose builds the image once (the api service) and the workers run it', () => {
+    const services = (parse(readFileSync(deploy('compose.yaml'), 'utf8')) as { services: Record<string, ComposeService & { build?: unknown; pull_policy?: string }> }).services;
+    expect(Object.entries(services).filter(([, s]) => s.build).map(([name]) => name)).toEqual(['api']);
+    expect(services.workers.image).toBe(services.api.image);
+    expect(services.workers.pull_policy).toBe('never');
+  });
+});
+
 describe('deploy/k8s: a rolling update drains before the pod is killed', () => {
   const deployment = (file: string) => new Deployment(parseAllDocuments(readFileSync(deploy(`k8s/${file}`), 'utf8')).map((d) => d.toJS() as { kind: string }).find((o) => o.kind === 'Deployment') as never);
   const envOf = (d: Deployment) => Object.fromEntries((d.spec!.template.spec!.containers[0].env ?? []).map((e) => [e.name, Number(e.value)]));
