@@ -25,6 +25,8 @@ import { startLoad, type FaultTally, type LoadTargets } from './load.js';
  */
 const PROBE_PERIOD_MS = 1000;
 const PROBE_FAILURE_THRESHOLD = 2;
+// Four processes start on a machine the load already keeps busy.
+const START_TIMEOUT_MS = 180_000;
 // Longer than the probe period × failure threshold (plus a probe in flight), as deploy/k8s sets it.
 const READINESS_DELAY_MS = 4000;
 
@@ -96,6 +98,7 @@ beforeAll(async () => {
         entry: 'api/main.ts',
         env: { ...common, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url },
         ready: () => fetch(`${url}/readyz`).then((r) => r.ok, () => false),
+        startTimeoutMs: START_TIMEOUT_MS,
       }),
     );
     const workersDir = mkdtempSync(path.join(os.tmpdir(), `folio-rolling-workers${i}-`));
@@ -107,6 +110,7 @@ beforeAll(async () => {
         entry: 'workers/main.ts',
         env: { ...common, DATA_DIR: workersDir, LOG_LEVEL: 'info' },
         ready: async (p) => p.output().includes('workers running'),
+        startTimeoutMs: START_TIMEOUT_MS,
       }),
     );
   }
