@@ -129,7 +129,7 @@ beforeAll(async () => {
   targets.ingestToken = await token(['ingest']);
   const project = await call('/management/v1/projects', targets.manageToken, { name: 'Rolling site' });
   expect((await call(`/management/v1/projects/${project.result.id}/distributions`, targets.manageToken, { id: 'chaos', name: 'chaos', hostnames: ['chaos.example.com'] })).status).toBe(201);
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await balancer?.close();
