@@ -16,7 +16,7 @@ const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 const started = performance.now();
 logger.info({ dataDir: config.dataDir }, 'starting folio');
-const { services, demoLines, server, app } = await startOrExit(config, async () => {
+const { services, demoLines, drain, app } = await startOrExit(config, async () => {
   const services = await createServices(config, logger);
   registerWorkers(services);
   const demoLines = await seedDemoOnFirstStart(services, logger);
@@ -42,10 +42,12 @@ const lines = [
 ];
 process.stdout.write(lines.join('\n') + '\n');
 
+// SIGTERM (an orchestrator) waits for the load balancer to see /readyz fail; Ctrl-C does not.
 onShutdown({
   logger,
-  timeoutMs: config.shutdownTimeoutMs,
-  steps: () => httpShutdownSteps({ server, app, services, timeoutMs: config.shutdownTimeoutMs }),
+  timeoutMs: config.shutdownReadinessDelayMs + config.shutdownTimeoutMs,
+  steps: (signal) =>
+    httpShutdownSteps({ app, drain, services, timeoutMs: config.shutdownTimeoutMs, readinessDelayMs: signal === 'SIGTERM' ? config.shutdownReadinessDelayMs : 0 }),
 });
 
 /**

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
+import { runCreateOrganizationCommand } from './create-organization-command.js';
 import { runExportCommand } from './export-command.js';
 import { runImportCommand } from './import-command.js';
 
 const USAGE = `Usage: npm run folio -- import FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
        npm run folio -- export FILE --token TOKEN [--url http://localhost:3000] [--no-progress]
+       npm run folio -- create-organization --name NAME --slug SLUG
        npm run folio -- help
 
   import   Streams an NDJSON file (gzip-compressed when its name ends in .gz) to
@@ -11,6 +13,10 @@ const USAGE = `Usage: npm run folio -- import FILE --token TOKEN [--url http://l
            report.
   export   Writes the organization's content to FILE as the NDJSON the import takes (gzip-
            compressed when its name ends in .gz), from GET /management/v1/export.
+  create-organization
+           Creates an organization and prints its first manage token, straight in the
+           database DATABASE_URL names: a production deployment's first run (run it where the
+           API runs, e.g. \`node dist/cli/folio.js create-organization …\` in its container).
   TOKEN needs the "manage" scope. FOLIO_TOKEN and FOLIO_URL may be used instead of --token and --url.`;
 
 /** The `folio` command line. Exit code: 0 all lines applied, 1 some failed or the call failed, 2 usage. */
@@ -23,6 +29,8 @@ async function main(argv: string[]): Promise<number> {
       url: { type: 'string' },
       'no-progress': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      name: { type: 'string' },
+      slug: { type: 'string' },
     },
   });
   const [command, file] = positionals;
@@ -31,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
+  if (command === 'create-organization') return runCreateOrganizationCommand(values, process.stdout, process.stderr);
   if ((command !== 'import' && command !== 'export') || !file || !token) {
     process.stderr.write(USAGE + '\n');
     return 2;

@@ -74,6 +74,7 @@ const envSchema = z.object({
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
   TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
+  SHUTDOWN_READINESS_DELAY_MS: intFrom(5000, 0, 600_000),
   SEED_DEMO: boolFrom(true),
   GRAPHQL_RESPONSE_CACHE: boolFrom(true),
   FFMPEG_PATH: optionalString,
@@ -139,6 +140,11 @@ export interface Config {
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * After SIGTERM, how long an HTTP process keeps serving with `/readyz` failing before it stops
+   * accepting: at least the load balancer's probe period times its failure threshold.
+   */
+  shutdownReadinessDelayMs: number;
   /** Where `workers/main` answers /healthz and /readyz for container probes; unset, nowhere. */
   healthPort?: number;
   /** Which hops may set X-Forwarded-For (see client-address.ts). */
@@ -225,6 +231,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownReadinessDelayMs: e.SHUTDOWN_READINESS_DELAY_MS,
     healthPort: e.HEALTH_PORT || undefined,
     trustProxy: e.TRUST_PROXY,
     seedDemo: e.SEED_DEMO,

@@ -9,10 +9,11 @@ export interface ShutdownStep {
 /**
  * One shutdown routine for every entry point: on SIGTERM/SIGINT run the steps in order (stop
  * accepting, finish in-flight requests and jobs, close connections), bounded by `timeoutMs`.
+ * `steps` gets the signal: SIGTERM is an orchestrator's (a rolling update), SIGINT a person's.
  */
-export function onShutdown(options: { logger: Logger; timeoutMs: number; steps: () => ShutdownStep[] }): void {
+export function onShutdown(options: { logger: Logger; timeoutMs: number; steps: (signal: NodeJS.Signals) => ShutdownStep[] }): void {
   let started = false;
-  const handler = (signal: string) => {
+  const handler = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
     options.logger.info({ signal }, 'shutting down: draining');
@@ -22,7 +23,7 @@ export function onShutdown(options: { logger: Logger; timeoutMs: number; steps: 
     }, options.timeoutMs);
     hardStop.unref();
     void (async () => {
-      for (const step of options.steps()) {
+      for (const step of options.steps(signal)) {
         try {
           await step.run();
           options.logger.info({ step: step.name }, 'shutdown step done');

@@ -12,6 +12,9 @@ if (!config.redisUrl) {
   process.stderr.write('folio: cannot start: workers/main needs REDIS_URL: without it the queue is in-process, so run `npm start` (API and workers in one process)\n');
   process.exit(1);
 }
+if (!config.clickhouseUrl) {
+  logger.warn(`no CLICKHOUSE_URL: log lines go into this process's embedded engine (${config.dataDir}/chdb), which no API process reads (analytics answers 503); set CLICKHOUSE_URL to a ClickHouse server every process shares`);
+}
 const services = await startOrExit(config, async () => {
   const s = await createServices(config, logger);
   registerWorkers(s);

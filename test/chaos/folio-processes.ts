@@ -20,6 +20,8 @@ export interface FolioProcessOptions {
   env: Record<string, string>;
   /** Resolves when the process can take work. */
   ready(p: { output(): string }): Promise<boolean>;
+  /** How long a start may take (default 90 s). */
+  startTimeoutMs?: number;
 }
 
 export function folioProcess(options: FolioProcessOptions): FolioProcess {
@@ -45,10 +47,11 @@ export function folioProcess(options: FolioProcessOptions): FolioProcess {
       started.on('exit', (code) => {
         if (!killing) exitCodes.push(code ?? -1);
       });
-      const deadline = Date.now() + 90_000;
+      const limitMs = options.startTimeoutMs ?? 90_000;
+      const deadline = Date.now() + limitMs;
       while (!(await options.ready({ output: () => out }))) {
         if (started.exitCode !== null) throw new Error(`${options.name} exited during start (${started.exitCode}):\n${out.slice(-4000)}`);
-        if (Date.now() > deadline) throw new Error(`${options.name} not ready within 90 s:\n${out.slice(-4000)}`);
+        if (Date.now() > deadline) throw new Error(`${options.name} not ready within ${limitMs / 1000} s:\n${out.slice(-4000)}`);
         await new Promise((r) => setTimeout(r, 200));
       }
     },

@@ -9,6 +9,8 @@ export interface FaultTally {
   /** Of `unavailable`: ingest refused by its backpressure (the workers are behind), a deliberate answer. */
   backlogged: number;
   serverErrors: number;
+  /** A load balancer's own 502 (`balancer: …`): it could not use an upstream connection; not Folio's answer. */
+  gatewayErrors: number;
   /** Any other answer: 4xx, 504, a timeout or a refused connection. */
   other: number;
   /** Samples of `other` and `serverErrors` answers, to show when an assertion fails. */
@@ -28,7 +30,7 @@ export interface LoadTargets {
 }
 
 export function emptyTally(): FaultTally {
-  return { requests: 0, ok: 0, unavailable: 0, backlogged: 0, serverErrors: 0, other: 0, samples: [], unavailableSamples: [], linesSent: 0, linesAccepted: 0 };
+  return { requests: 0, ok: 0, unavailable: 0, backlogged: 0, serverErrors: 0, gatewayErrors: 0, other: 0, samples: [], unavailableSamples: [], linesSent: 0, linesAccepted: 0 };
 }
 
 const LINES_PER_BATCH = 20;
@@ -40,6 +42,7 @@ export function record(tally: FaultTally, status: number | string, what = ''): v
     tally.unavailable++;
     if (isBacklogged(status, what)) tally.backlogged++;
   }
+  else if (status === 502 && what.includes(': balancer: ')) tally.gatewayErrors++;
   else if (typeof status === 'number' && status >= 500 && status !== 504) tally.serverErrors++;
   else tally.other++;
   const sample = `${status}${what ? ` (${what})` : ''}`;

@@ -75,6 +75,52 @@ describe('deploy/k8s', () => {
   });
 });
 
+describe('one image for compose and the manifests', () => {
+  it('kustomization.yaml applies every manifest and sets the one image name both Deployments use', () => {
+    const kustomization = parse(readFileSync(deploy('k8s/kustomization.yaml'), 'utf8')) as { resources: string[]; images: { name: string; newName: string; newTag: string }[] };
+    expect([...kustomization.resources].sort()).toEqual(['api.yaml', 'config.yaml', 'workers.yaml']);
+    expect(kustomization.images).toHaveLength(1);
+    const images = ['api.yaml', 'workers.yaml'].flatMap((file) =>
+      parseAllDocuments(readFileSync(deploy(`k8s/${file}`), 'utf8'))
+        .map((d) => d.toJS() as { kind: string; spec?: { template?: { spec?: { containers: { image: string }[] } } } })
+        .filter((o) => o.kind === 'Deployment')
+        .flatMap((o) => o.spec!.template!.spec!.containers.map((c) => c.image)),
+    );
+    expect(images).toEqual([kustomization.images[0].name, kustomization.images[0].name]);
+  });
+
+  it('compose builds the image once (the api service) and the workers run it', () => {
+    const services = (parse(readFileSync(deploy('compose.yaml'), 'utf8')) as { services: Record<string, ComposeService & { build?: unknown; pull_policy?: string }> }).services;
+    expect(Object.entries(services).filter(([, s]) => s.build).map(([name]) => name)).toEqual(['api']);
+    expect(services.workers.image).toBe(services.api.image);
+    expect(services.workers.pull_policy).toBe('never');
+  });
+});
+
+describe('deploy/k8s: a rolling update drains before the pod is killed', () => {
+  const deployment = (file: string) => new Deployment(parseAllDocuments(readFileSync(deploy(`k8s/${file}`), 'utf8')).map((d) => d.toJS() as { kind: string }).find((o) => o.kind === 'Deployment') as never);
+  const envOf = (d: Deployment) => Object.fromEntries((d.spec!.template.spec!.containers[0].env ?? []).map((e) => [e.name, Number(e.value)]));
+
+  it('the API keeps serving with /readyz failing for longer than the readiness probe takes to notice, and the grace period covers the delay and the drain', () => {
+    const api = deployment('api.yaml');
+    const pod = api.spec!.template.spec!;
+    const container = pod.containers[0];
+    const env = envOf(api);
+    const probe = container.readinessProbe!;
+    const noticedWithinMs = (probe.periodSeconds ?? 10) * (probe.failureThreshold ?? 3) * 1000;
+    expect(env.SHUTDOWN_READINESS_DELAY_MS, 'SHUTDOWN_READINESS_DELAY_MS').toBeGreaterThan(noticedWithinMs);
+    // A hung dependency makes /readyz take up to its 2 s check timeout; the probe must wait for that.
+    expect(probe.timeoutSeconds).toBeGreaterThan(2);
+    const preStopMs = container.lifecycle?.preStop?.exec?.command?.[0] === 'sleep' ? Number(container.lifecycle.preStop.exec.command[1]) * 1000 : 0;
+    expect(pod.terminationGracePeriodSeconds! * 1000).toBeGreaterThanOrEqual(preStopMs + env.SHUTDOWN_READINESS_DELAY_MS + env.SHUTDOWN_TIMEOUT_MS + 5000);
+  });
+
+  it('the workers finish their jobs within the grace period', () => {
+    const workers = deployment('workers.yaml');
+    expect(workers.spec!.template.spec!.terminationGracePeriodSeconds! * 1000).toBeGreaterThanOrEqual(envOf(workers).SHUTDOWN_TIMEOUT_MS + 5000);
+  });
+});
+
 describe('the image', () => {
   it('leaves the embedded engines out: chDB and PGlite are optional dependencies the Dockerfile uninstalls', () => {
     const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };

@@ -79,6 +79,18 @@ describe('README examples', () => {
     expect(answer.data.articleCollection).toMatchObject({ total: 1, items: [{ system: { title: 'Hello, data' }, author: { name: 'Ada Lovelace' } }] });
   }, 90_000);
 
+  it('the walk-through run again (the organization exists) stops at the 409 with its message, pasted into a shell without -e', async () => {
+    const run = spawnSync('bash', ['-c', await readmeBlock('walkthrough')], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, FOLIO: url },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr.trim()).toBe('An organization with slug "walk-through" already exists.');
+    expect(run.stdout.trim()).toBe('');
+  }, 90_000);
+
   it('edge caching: a publishable key in the URL, caching headers, a 304, a purge target', async () => {
     const run = await runBlock('edge');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

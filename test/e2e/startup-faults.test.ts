@@ -133,22 +133,4 @@ describe('start-up faults: one line and an exit code', () => {
       }
     }, 120_000);
   });
-
-  describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('api and workers as separate processes without CLICKHOUSE_URL', () => {
-    it('the second process to open the embedded chDB folder says to set CLICKHOUSE_URL', async () => {
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-startfault-chdb-'));
-      const env = { DATABASE_URL: process.env.DATABASE_URL!, REDIS_URL: process.env.REDIS_URL!, DATA_DIR: dataDir, PLATFORM_ADMIN_TOKEN: 'startfault-admin-token-of-32-characters-or-more' };
-      const api = await run('api/main.ts', env, (out) => out.includes('api listening'));
-      try {
-        expect(api.output).toContain('api listening');
-        const workers = await run('workers/main.ts', env);
-        expect(workers.code).toBe(1);
-        const ours = workers.stderr.split('\n').filter((l) => l.startsWith('folio: '));
-        expect(ours).toEqual([expect.stringMatching(/^folio: cannot start: chDB, the embedded ClickHouse, is one process's engine .* set CLICKHOUSE_URL when running api and workers as separate processes$/)]);
-        expect(/\n\s+at /.test(workers.output)).toBe(false);
-      } finally {
-        await api.stop();
-      }
-    }, 150_000);
-  });
 });

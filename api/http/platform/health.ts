@@ -38,15 +38,16 @@ export function healthRoutes(services: Services): Router {
    * ('degraded') instead of taking every instance out of the load balancer at once.
    */
   r.get('/readyz', async (req, res) => {
+    // Shutting down: answered at once, so the load balancer's next probe sees it.
+    if (req.app.locals.draining === true) return void res.status(503).json({ status: 'draining', dependencies: {} });
     const [database, ...others] = await Promise.all([
       check(`database (${services.db.kind})`, () => services.db.ping()),
       check(`queue (${services.queue.kind})`, () => services.queue.ping()),
       check(`blobs (${services.blobs.kind})`, () => services.blobs.ping()),
       check(`analytics (${services.analytics.kind})`, () => services.analytics.ping()),
     ]);
-    const draining = req.app.locals.draining === true;
-    const ready = !draining && database.ok;
-    const status = draining ? 'draining' : !database.ok ? 'unavailable' : others.every((c) => c.ok) ? 'ready' : 'degraded';
+    const ready = database.ok;
+    const status = !database.ok ? 'unavailable' : others.every((c) => c.ok) ? 'ready' : 'degraded';
     const dependencies = Object.fromEntries(
       [database, ...others].map((c) => [c.name, c.ok ? { state: 'up', ms: c.ms } : { state: 'down', ms: c.ms, error: c.error }]),
     );

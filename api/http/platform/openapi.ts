@@ -9,7 +9,14 @@ export const platform: OpenApiFragment = {
   schemas: {
     Organization: {
       type: 'object',
-      properties: { id: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+      properties: {
+        id: { type: 'string' },
+        slug: { type: 'string' },
+        name: { type: 'string' },
+        schemaVersion: { type: 'integer', description: 'Rises with every model change; the GraphQL schema is rebuilt for a new value' },
+        contentVersion: { type: 'integer', description: 'Rises with every content change; cached GraphQL results are kept per value' },
+        createdAt: { type: 'string', format: 'date-time' },
+      },
     },
     CreatedOrganization: {
       allOf: [ref('Organization'), { type: 'object', properties: { token: { type: 'string', description: 'A first manage token, shown once' }, tokenId: { type: 'string' } } }],

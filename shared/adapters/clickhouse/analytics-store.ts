@@ -18,7 +18,8 @@ export type QueryParams = Record<string, string | number | boolean | readonly st
  * in-process) when embedded. Same SQL on both; both return 64-bit integers as JSON numbers.
  */
 export interface AnalyticsStore {
-  readonly kind: 'clickhouse' | 'chdb';
+  /** `none`: an API split from its workers with no shared server (see unshared.ts). */
+  readonly kind: 'clickhouse' | 'chdb' | 'none';
   /** Runs `SELECT`s with `{name:Type}` placeholders bound server-side; rows as plain objects. */
   query<T>(sql: string, params?: QueryParams): Promise<T[]>;
   /** Runs DDL or another statement that returns nothing. */
