@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { variantOf } from '../../shared/edge/edge-variant.js';
 import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
 import { jsonShapeProblem } from '../../shared/json-depth.js';
 import type { Services } from '../../shared/services.js';
@@ -270,7 +271,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable
       markShareable(res);
-      deps.services.edgeUrls.record(state.identity.orgId, url, keys);
+      deps.services.edgeUrls.record(state.identity.orgId, url, keys, variantOf(req.headers));
     }
     // A 304 carries what a cache updates its stored copy with (RFC 9110: Cache-Control, ETag,
     // Vary…); the surrogate keys came with the 200 it stored.
