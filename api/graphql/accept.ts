@@ -12,6 +12,7 @@ export type GraphqlMediaType = 'application/json' | 'application/graphql-respons
 const OFFERED = ['application/json;charset=utf-8', 'application/graphql-response+json;charset=utf-8'];
 
 const chosen = new LRUCache<string, GraphqlMediaType | 'none'>({ max: 1000 });
+const MAX_REMEMBERED_LENGTH = 512;
 
 /**
  * The JSON media type a GraphQL answer takes for this `Accept`, negotiated as a media-type list
@@ -26,8 +27,8 @@ export function graphqlMediaTypeOf(accept: string | undefined): GraphqlMediaType
   let known = chosen.get(header);
   if (known === undefined) {
     known = negotiate(header);
-    // a few clients send a few headers: bounded, so odd headers cannot grow it
-    chosen.set(header, known);
+    // a few clients send a few short headers: bounded in count and length, so odd ones cannot grow it
+    if (header.length <= MAX_REMEMBERED_LENGTH) chosen.set(header, known);
   }
   return known === 'none' ? null : known;
 }
