@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import { getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { variantOf } from '../../shared/edge/edge-variant.js';
 import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
 import { jsonShapeProblem } from '../../shared/json-depth.js';
 import type { Services } from '../../shared/services.js';
 import { markShareable } from '../http/request-context.js';
 import { cacheControlOf, corsAndVaryOf, etagOf, matchesIfNoneMatch, surrogateKeyHeaders } from './http-caching.js';
 import { resolveDocumentText } from './persisted-query.js';
+import { graphqlMediaTypeOf, type GraphqlMediaType } from './accept.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -15,7 +17,7 @@ import type { MaskError } from './use-error-codes.js';
 import { VARIABLE_LIMITS } from './use-limits.js';
 import { urlTokenOf } from './use-tenant.js';
 
-type MediaType = 'application/json' | 'application/graphql-response+json';
+type MediaType = GraphqlMediaType;
 
 interface Params {
   query?: string | null;
@@ -26,23 +28,6 @@ interface Params {
 }
 
 const PARAM_NAMES = new Set(['query', 'variables', 'operationName', 'extensions', 'documentId']);
-
-/**
- * Accept headers answered here, as yoga answers them (its `useResultProcessors`: of the two
- * JSON types the first one listed wins, and `*∕*` or none means application/json). Any other
- * Accept goes to yoga.
- */
-const MEDIA_TYPES: Record<string, MediaType> = {
-  '': 'application/json',
-  '*/*': 'application/json',
-  'application/json': 'application/json',
-  'application/json;charset=utf-8': 'application/json',
-  'application/graphql-response+json': 'application/graphql-response+json',
-  'application/graphql-response+json;charset=utf-8': 'application/graphql-response+json',
-  'application/graphql-response+json,application/json': 'application/graphql-response+json',
-  'application/graphql-response+json;charset=utf-8,application/json;charset=utf-8': 'application/graphql-response+json',
-  'application/graphql-response+json,application/json;q=0.9': 'application/graphql-response+json',
-};
 
 const normalized = (header: string | undefined) => (header ?? '').replace(/\s/g, '').toLowerCase();
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -154,8 +139,8 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
   function handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
     if (req.method === 'GET' && url.startsWith('/graphql?')) {
-      // text/html and other media types stay with yoga (GraphiQL for browsers)
-      const mediaType = MEDIA_TYPES[normalized(req.headers.accept)];
+      // text/html (GraphiQL for browsers) and media types other than JSON stay with yoga
+      const mediaType = graphqlMediaTypeOf(req.headers.accept);
       if (!mediaType) return false;
       run(req, res, null, mediaType).catch((err: unknown) => fail(res, deps.mask(err, requestIdOf(req))));
       return true;
@@ -163,7 +148,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (req.method !== 'POST' || url !== '/graphql') return false;
     const contentType = normalized(req.headers['content-type']);
     if (contentType !== 'application/json' && contentType !== 'application/json;charset=utf-8') return false;
-    const mediaType = MEDIA_TYPES[normalized(req.headers.accept)];
+    const mediaType = graphqlMediaTypeOf(req.headers.accept);
     const length = req.headers['content-length'];
     if (!mediaType || length === undefined || !/^\d+$/.test(length) || Number(length) > deps.bodyLimit) return false;
     const chunks: Buffer[] = [];
@@ -286,7 +271,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable
       markShareable(res);
-      deps.services.edgeUrls.record(state.identity.orgId, url, keys);
+      deps.services.edgeUrls.record(state.identity.orgId, url, keys, variantOf(req.headers));
     }
     // A 304 carries what a cache updates its stored copy with (RFC 9110: Cache-Control, ETag,
     // Vary…); the surrogate keys came with the 200 it stored.

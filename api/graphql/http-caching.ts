@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { EXPOSE_HEADERS } from '../http/cors.js';
 import type { RequestState } from './request-state.js';
 
 /**
@@ -23,11 +24,12 @@ export const TRAFFIC_MAX_AGE = 60;
  * when the CORS headers name it (sent even when this request had none, so a cache never gives a
  * browser an answer stored for a server) and, for a header token, the token. A publishable key of
  * an org that takes any origin is answered `Access-Control-Allow-Origin: *` instead: one stored
- * copy serves every page (a key in the URL is no credential a browser adds by itself).
+ * copy serves every page (a key in the URL is no credential a browser adds by itself) — with the
+ * exposed headers too, since that copy may have been stored from a request without `Origin`.
  */
 export function corsAndVaryOf(state: RequestState, tokenInUrl: boolean): Record<string, string> {
   if (!tokenInUrl) return { Vary: 'Accept, Origin, Authorization' };
-  if (state.identity.allowedOrigins === null) return { Vary: 'Accept', 'Access-Control-Allow-Origin': '*' };
+  if (state.identity.allowedOrigins === null) return { Vary: 'Accept', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSE_HEADERS };
   return { Vary: 'Accept, Origin' };
 }
 

@@ -17,6 +17,9 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 const error = (message: string, code: string, status: number) =>
   new GraphQLError(message, { extensions: { code, http: { status, headers: { 'Cache-Control': 'no-store' } } } });
 
+/** Trusted-documents mode refusing a document that is not registered (403). */
+const onlyRegistered = (why: string) => error(`This organization runs only registered documents for delivery (trusted documents): ${why}`, 'PERSISTED_QUERY_ONLY', 403);
+
 /** Whether the request names a document (by hash or id) rather than only sending its text. */
 export const namesDocument = (p: DocumentParams): boolean => p.extensions?.persistedQuery !== undefined || (p.documentId !== undefined && p.documentId !== null);
 
@@ -28,8 +31,9 @@ export const namesDocument = (p: DocumentParams): boolean => p.extensions?.persi
  *   `PersistedQueryNotFound` Apollo's clients look for; they then send the text with the hash);
  * - a hash with the text: the text, once its SHA-256 matches, remembered for the next request;
  * - in trusted-documents mode (an org setting; delivery only, preview runs anything) only
- *   registered documents run: by id, by hash, or text whose hash is registered — anything else is
- *   `PERSISTED_QUERY_ONLY` and nothing is remembered.
+ *   registered documents run: by id, by hash, or text whose hash is registered — anything else,
+ *   an unknown `documentId` too, is `PERSISTED_QUERY_ONLY` (403) and nothing is remembered; an
+ *   unknown hash alone stays `PERSISTED_QUERY_NOT_FOUND`, as Apollo's clients expect.
  *
  * Null when the request carries no text and names no document: yoga says what is missing.
  */
@@ -46,6 +50,9 @@ export async function resolveDocumentText(store: DocumentStore, state: RequestSt
   if (query === null) {
     if (id === null) return null;
     const text = await store.find(orgId, id, { registeredOnly: trusted });
+    // an unknown id is refused like any unregistered document; an unknown hash alone is Apollo's
+    // "not found", to which its clients answer with the text (refused then)
+    if (text === null && trusted && params.documentId) throw onlyRegistered('no document is registered under this documentId.');
     if (text === null) throw error('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', 200);
     return text;
   }
@@ -55,11 +62,7 @@ export async function resolveDocumentText(store: DocumentStore, state: RequestSt
   if (trusted) {
     const registered = await store.find(orgId, params.documentId ?? digest, { registeredOnly: true });
     if (registered === null || (params.documentId && registered !== query)) {
-      throw error(
-        'This organization runs only registered documents for delivery (trusted documents): register this one (POST /management/v1/persisted-documents) and send its id.',
-        'PERSISTED_QUERY_ONLY',
-        403,
-      );
+      throw onlyRegistered('register this one (POST /management/v1/persisted-documents) and send its id.');
     }
     return registered;
   }

@@ -9,7 +9,11 @@ import type { RequestHandler } from 'express';
  * answered, for a day.
  */
 const ALLOW_HEADERS = 'authorization, content-type';
-const EXPOSE_HEADERS = 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id';
+/**
+ * What a page's script may read: X-Origin-Request-Id is the request id of an answer a shared cache
+ * may store (see markShareable), the one to quote when asking about it.
+ */
+export const EXPOSE_HEADERS = 'ETag, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, X-Origin-Request-Id';
 const MAX_AGE_SECONDS = '86400';
 
 /**

@@ -7,7 +7,8 @@ import { countDocuments, documentSha256, registerDocuments } from './persisted-d
 /** Documents an organization may register (a large app's manifest has a few hundred). */
 export const MAX_DOCUMENTS_PER_ORG = 10_000;
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** An id that claims to be its text's SHA-256: 64 hex digits, bare or `sha256:`-prefixed (GraphQL Code Generator's default). */
+const SHA256_ID = /^(?:sha256:)?([0-9a-f]{64})$/;
 
 interface NewDocument {
   id: string;
@@ -30,14 +31,15 @@ function documentsOf(input: PersistedDocumentsInput): NewDocument[] {
 
 /**
  * Registers documents for the org, all or none: each must parse as GraphQL, an id that looks like
- * a SHA-256 must be its text's, and an id already registered must name the same text (409).
+ * a SHA-256 (`<hex>` or `sha256:<hex>`) must be its text's, and an id already registered must name the same text (409).
  * Registering a manifest again changes nothing.
  */
 export async function registerPersistedDocuments(db: Db, orgId: string, input: PersistedDocumentsInput): Promise<{ added: number; total: number }> {
   const docs = documentsOf(input);
   const problems: string[] = [];
   for (const d of docs) {
-    if (SHA256_HEX.test(d.id) && d.id !== d.sha256) problems.push(`${d.id}: the id is not the SHA-256 of the document`);
+    const claimed = SHA256_ID.exec(d.id)?.[1];
+    if (claimed !== undefined && claimed !== d.sha256) problems.push(`${d.id}: the id is not the SHA-256 of the document`);
     try {
       parse(d.document, { noLocation: true });
     } catch (err) {

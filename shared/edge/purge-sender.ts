@@ -1,4 +1,6 @@
 import type { AttemptOutcome, WebhookSender } from '../webhooks/webhook-sender.js';
+import type { ServedUrl } from './edge-url-repository.js';
+import { ACCEPT_OF_CLASS, type EdgeVariant } from './edge-variant.js';
 import { PLACEHOLDER, placeholderOf, type PurgeConfig } from './purge-target.js';
 
 /** Keys per request, as the CDNs' APIs take them: Fastly 256 surrogate keys, Cloudflare 30 tags. */
@@ -17,8 +19,8 @@ export interface PurgeRequest {
 export interface PurgeDeps {
   sender: WebhookSender;
   apis: { fastly: string; cloudflare: string };
-  /** The cached URLs (path and query) served with any of `keys`. */
-  urlsFor(keys: readonly string[]): Promise<string[]>;
+  /** The cached URLs (path and query) served with any of `keys`, and their variants. */
+  urlsFor(keys: readonly string[]): Promise<ServedUrl[]>;
 }
 
 /**
@@ -26,7 +28,7 @@ export interface PurgeDeps {
  * Fastly's "purge multiple surrogate keys" (`POST /service/{id}/purge`, `Fastly-Key`, body
  * `{"surrogate_keys": [...]}`, `fastly-soft-purge: 1` when soft), Cloudflare's "purge cached
  * content" by tag (`POST /client/v4/zones/{zone}/purge_cache`, bearer token, body `{"tags": [...]}`),
- * or the generic target's template.
+ * or the generic target's template — for `{path}`, one request per URL and variant served.
  */
 export async function purgeRequests(deps: PurgeDeps, config: PurgeConfig, keys: readonly string[]): Promise<PurgeRequest[]> {
   if (keys.length === 0) return [];
@@ -60,29 +62,65 @@ export async function purgeRequests(deps: PurgeDeps, config: PurgeConfig, keys: 
     case '{key}':
       return keys.map((key) => expand({ key }));
     case '{path}':
-      return (await deps.urlsFor(keys)).map((path) => expand({ path }));
+      return (await deps.urlsFor(keys)).flatMap(({ url, variants }) => {
+        const request = expand({ path: url });
+        return variants.length === 0 ? [request] : variants.map((v) => ({ ...request, headers: withVariant(request.headers, v) }));
+      });
     default:
       return [expand({ keys: keys.join(' ') })];
   }
 }
 
+/** Purge requests in flight at once: a `{path}` purge sends one per cached URL and variant. */
+const PURGES_IN_FLIGHT = 8;
+
 /**
- * Sends a purge's requests one after another; the first that fails ends the attempt (the whole
- * purge is retried: purging twice is harmless). Cloudflare answers 200 with `"success": false`
- * for some refusals: that is a failure too.
+ * Sends a purge's requests, a few at a time, every one of them: one refused request does not keep
+ * the others from purging. The purge fails when any failed (the whole purge is retried: purging
+ * twice is harmless). A generic target's 404 is a success — a cache such as nginx's purge module
+ * answers it for a URL it does not hold (purged before, evicted): nothing to purge. Cloudflare
+ * answers 200 with `"success": false` for some refusals: that is a failure.
  */
 export async function sendPurge(deps: PurgeDeps, config: PurgeConfig, keys: readonly string[]): Promise<AttemptOutcome> {
   const started = performance.now();
   const requests = await purgeRequests(deps, config, keys);
-  let last: AttemptOutcome = { ok: true, statusCode: null, durationMs: 0, error: null, excerpt: requests.length === 0 ? 'nothing to purge: no cached URL carries these keys' : null };
-  for (const r of requests) {
-    last = await deps.sender.send(r.url, r.headers, r.body, r.method);
-    if (last.ok && config.provider === 'cloudflare' && last.excerpt && /"success"\s*:\s*false/.test(last.excerpt)) {
-      last = { ...last, ok: false, error: 'Cloudflare answered "success": false' };
-    }
-    if (!last.ok) break;
+  if (requests.length === 0) return { ok: true, statusCode: null, durationMs: 0, error: null, excerpt: 'nothing to purge: no cached URL carries these keys' };
+  const outcomes: AttemptOutcome[] = new Array(requests.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < requests.length; i = next++) outcomes[i] = await sendOne(deps, config, requests[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(PURGES_IN_FLIGHT, requests.length) }, worker));
+  const durationMs = Math.round(performance.now() - started);
+  const failed = outcomes.filter((o) => !o.ok);
+  if (failed.length > 0) {
+    const error = requests.length === 1 ? failed[0].error : `${failed.length} of ${requests.length} purge requests failed; the first: ${failed[0].error ?? 'no answer'}`;
+    return { ...failed[0], error, durationMs };
   }
-  return { ...last, durationMs: Math.round(performance.now() - started) };
+  const notHeld = outcomes.filter((o) => o.statusCode === 404).length;
+  const last = outcomes[outcomes.length - 1];
+  return { ...last, durationMs, excerpt: notHeld > 0 ? `${requests.length - notHeld} purged, ${notHeld} not in the cache (404: nothing to purge)` : last.excerpt };
+}
+
+async function sendOne(deps: PurgeDeps, config: PurgeConfig, r: PurgeRequest): Promise<AttemptOutcome> {
+  const outcome = await deps.sender.send(r.url, r.headers, r.body, r.method);
+  if (config.provider === 'http' && outcome.statusCode === 404) return { ...outcome, ok: true, error: null };
+  if (outcome.ok && config.provider === 'cloudflare' && outcome.excerpt && /"success"\s*:\s*false/.test(outcome.excerpt)) {
+    return { ...outcome, ok: false, error: 'Cloudflare answered "success": false' };
+  }
+  return outcome;
+}
+
+/**
+ * A purge request's headers for one stored copy: the `Accept` of its class and its `Origin`
+ * (none when it had none), in place of the target's own.
+ */
+function withVariant(headers: Record<string, string>, v: EdgeVariant): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, value] of Object.entries(headers)) if (k.toLowerCase() !== 'accept' && k.toLowerCase() !== 'origin') out[k] = value;
+  out.accept = ACCEPT_OF_CLASS[v.accept];
+  if (v.origin !== '') out.origin = v.origin;
+  return out;
 }
 
 function chunks<T>(list: readonly T[], size: number): T[][] {

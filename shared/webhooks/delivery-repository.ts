@@ -145,6 +145,8 @@ export interface DeliveryToSend {
   failedInARow: number;
   /** A purge target's settings: the body lists surrogate keys to purge there. */
   purge: PurgeConfig | null;
+  /** Milliseconds since the delivery was made (by the database's clock, the same for every process). */
+  ageMs: number;
 }
 
 /**
@@ -168,6 +170,7 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
     previous_valid: boolean;
     failed_in_a_row: number;
     purge: PurgeConfig | null;
+    age_ms: number;
   }>(
     `UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $3::double precision / 1000)
      FROM webhooks w, (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS k(org_id, id), ${ASYNC_COMMIT}
@@ -177,7 +180,8 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                        WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
      RETURNING d.org_id, d.id, d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
-               COALESCE(w.previous_secret_until > now(), false) AS previous_valid`,
+               COALESCE(w.previous_secret_until > now(), false) AS previous_valid,
+               (extract(epoch FROM now() - d.created_at) * 1000)::float8 AS age_ms`,
     [keys.map((k) => k.orgId), keys.map((k) => k.id), claimMs],
     { prepare: true },
   );
@@ -197,6 +201,7 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
       secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
       failedInARow: r.failed_in_a_row,
       purge: r.purge,
+      ageMs: r.age_ms,
     };
   });
 }

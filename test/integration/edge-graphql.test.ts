@@ -81,6 +81,13 @@ describe('GraphQL at the edge', () => {
       // any origin may read it: one stored copy for every page
       expect(pub.headers.get('vary')).toBe('Accept');
       expect(pub.headers.get('access-control-allow-origin')).toBe('*');
+      // a CDN serves this copy to pages too: they may read its validator and the request id
+      expect(pub.headers.get('access-control-expose-headers')).toContain('X-Origin-Request-Id');
+      const fromPage = await get({ query, access_token: publishable }, { headers: { origin: 'https://www.example.com' } });
+      expect([fromPage.headers.get('x-origin-request-id') !== null, fromPage.headers.get('access-control-expose-headers')]).toEqual([
+        true,
+        expect.stringMatching(/\bETag\b.*\bX-Origin-Request-Id\b/),
+      ]);
       expect(pub.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
       const header = await get({ query }, { token: delivery });
       expect(header.headers.get('cache-control')).toBe('private, max-age=60, stale-while-revalidate=300');
@@ -93,6 +100,31 @@ describe('GraphQL at the edge', () => {
       expect(failed.headers.get('etag')).toBeNull();
       // POST stays uncached
       expect((await t.fetch('/graphql', { token: delivery, body: { query } })).headers.get('etag')).toBeNull();
+    });
+
+    it('negotiates Accept as a media-type list: clients\' default headers get the same caching headers and 304', async () => {
+      const exact = await get({ query, access_token: publishable }, { headers: { accept: 'application/json' } });
+      const etag = exact.headers.get('etag')!;
+      const clients: [string, string][] = [
+        ['application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed', 'application/graphql-response+json'], // urql
+        ['application/json, text/plain, */*', 'application/json'], // axios
+        ['application/json, */*', 'application/json'],
+        ['application/graphql-response+json,application/json;q=0.9', 'application/graphql-response+json'], // Apollo Client
+        ['application/json;q=0.5, application/graphql-response+json', 'application/graphql-response+json'],
+        ['text/plain;q=0.1, */*;q=0.8', 'application/json'],
+      ];
+      for (const [accept, type] of clients) {
+        const res = await get({ query, access_token: publishable }, { headers: { accept } });
+        expect(
+          [res.status, res.headers.get('content-type'), res.headers.get('cache-control'), res.headers.get('etag'), res.headers.get('vary'), res.headers.get('surrogate-key') !== null],
+          accept,
+        ).toEqual([200, `${type}; charset=utf-8`, 'public, max-age=60, stale-while-revalidate=300', etag, 'Accept', true]);
+        const again = await get({ query, access_token: publishable }, { headers: { accept, 'if-none-match': etag } });
+        expect(again.status, accept).toBe(304);
+      }
+      // neither JSON type acceptable: yoga answers (it reads no q-values), uncached
+      const refused = await get({ query, access_token: publishable }, { headers: { accept: 'application/json;q=0, text/plain' } });
+      expect([refused.headers.get('cache-control'), refused.headers.get('etag')]).toEqual(['no-store', null]);
     });
 
     it('answers If-None-Match with 304 while the content is the same, and 200 with a new ETag once it changed', async () => {
@@ -208,6 +240,9 @@ describe('GraphQL at the edge', () => {
       expect(broken.status).toBe(422);
       expect(broken.body.errors.join(' ')).toContain('not the SHA-256');
       expect((await m('/persisted-documents', { method: 'POST', body: { documents: [] } })).status).toBe(400);
+      // GraphQL Code Generator's `sha256:<hex>` ids are checked against their text as well
+      const prefixed = await m('/persisted-documents', { method: 'POST', body: { [`sha256:${sha256('{ __typename }')}`]: '{ a: __typename }' } });
+      expect([prefixed.status, prefixed.body.errors?.join(' ')]).toEqual([422, expect.stringContaining('not the SHA-256')]);
       expect((await m('/persisted-documents')).body.resultInfo.totalCount).toBe(2);
 
       expect((await m('/delivery-settings', { method: 'PATCH', body: { trustedDocuments: true } })).body.result.trustedDocuments).toBe(true);
@@ -221,6 +256,9 @@ describe('GraphQL at the edge', () => {
       // automatic registration is off: the hash stays unknown
       const apqTry = await t.json('/graphql', { token, body: { query: '{ __typename }', extensions: apq('{ __typename }') } });
       expect(apqTry.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_ONLY');
+      // an unknown documentId is refused as the README says, not "not found"
+      const unknownId = await get({ documentId: 'titles-v2', access_token: key });
+      expect([unknownId.status, ((await unknownId.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code]).toEqual([403, 'PERSISTED_QUERY_ONLY']);
       const byId = await get({ documentId: 'titles-v1', access_token: key });
       expect(byId.status).toBe(200);
       expect(((await byId.json()) as { data: { storyCollection: { items: unknown[] } } }).data.storyCollection.items.length).toBeGreaterThan(0);

@@ -20,9 +20,10 @@ export interface Nginx {
 /**
  * Debian's nginx as a CDN of the test's own: a scratch folder, a free port, and `server(...)` —
  * the server block's inner directives, given the port and folder — inside a minimal http block
- * with a `folio` proxy cache zone. `modules` are `load_module` paths. Resolves once it answers.
+ * with a `folio` proxy cache zone and the `http` directives given. `modules` are `load_module`
+ * paths. Resolves once it answers.
  */
-export async function startNginx(options: { server: (port: number, dir: string) => string; modules?: string[] }): Promise<Nginx> {
+export async function startNginx(options: { server: (port: number, dir: string) => string; modules?: string[]; http?: string }): Promise<Nginx> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-nginx-'));
   // nginx started as root runs its workers as nobody: they write the cache and temp files here
   await chmod(dir, 0o777);
@@ -35,6 +36,7 @@ http {
   access_log off;
   proxy_cache_path ${dir}/cache keys_zone=folio:1m;
   client_body_temp_path ${dir}/b; proxy_temp_path ${dir}/p; fastcgi_temp_path ${dir}/f; uwsgi_temp_path ${dir}/u; scgi_temp_path ${dir}/s;
+${options.http ?? ''}
   server {
     listen 127.0.0.1:${port};
 ${options.server(port, dir)}
@@ -65,3 +67,30 @@ export const cachingProxy = (upstream: string, directives: string[] = []): strin
       proxy_cache folio;
 ${directives.map((d) => `      ${d};\n`).join('')}      add_header X-CDN-Cache $upstream_cache_status always;
     }`;
+
+/** Debian's cache purge module (libnginx-mod-http-cache-purge). */
+export const PURGE_MODULE = '/usr/lib/nginx/modules/ngx_http_cache_purge_module.so';
+export const hasPurgeModule = hasNginx && existsSync(PURGE_MODULE);
+
+/**
+ * The README's nginx configuration for Folio behind nginx with purging by URL: the cache key holds
+ * the URL, the class of `Accept` (the map) and `Origin` — what Folio's answers vary on — instead of
+ * nginx's own `Vary` handling, and `/purge<path>` forgets the copy whose key its request's headers
+ * give (Folio's purge target sends one such request per variant it served). The path is a named
+ * capture: the map's own regular expressions reset `$1` before the key is built. `http` and
+ * `server` go to `startNginx`.
+ */
+export const purgeableCache = (upstream: string): { http: string; server: () => string } => ({
+  http: `  map $http_accept $folio_accept {
+    default                                other;
+    ~*image/avif                           avif;
+    ~*image/webp                           webp;
+    ~*application/graphql-response\\+json   graphql;
+  }`,
+  server: () => `    location ~ ^/purge(?<folio_path>/.*)$ {
+      allow 127.0.0.1;
+      deny all;
+      proxy_cache_purge folio "$folio_path$is_args$args|$folio_accept|$http_origin";
+    }
+${cachingProxy(upstream, ['proxy_cache_key "$uri$is_args$args|$folio_accept|$http_origin"', 'proxy_ignore_headers Vary'])}`,
+});

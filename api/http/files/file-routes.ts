@@ -10,6 +10,7 @@ import type { Services } from '../../../shared/services.js';
 import { parseRange } from './parse-range.js';
 import { pipeBody } from './pipe-body.js';
 import { markShareable } from '../request-context.js';
+import { variantOf } from '../../../shared/edge/edge-variant.js';
 import { answeredNotModified, contentDisposition, IMMUTABLE } from './send-headers.js';
 
 // Media a browser shows by itself; anything else is offered as a download.
@@ -33,7 +34,7 @@ export function fileRoutes(services: Services): Router {
   const commonHeaders = (res: Response, asset: Asset) => {
     const surrogate = assetSurrogate(asset.orgId, asset.id);
     for (const [name, value] of Object.entries(surrogate.headers)) res.setHeader(name, value);
-    services.edgeUrls.record(asset.orgId, res.req.path, surrogate.keys);
+    services.edgeUrls.record(asset.orgId, res.req.path, surrogate.keys, variantOf(res.req.headers));
     res.setHeader('Content-Type', asset.contentType);
     res.setHeader('ETag', `"${asset.versionId}"`);
     res.setHeader('Cache-Control', IMMUTABLE);

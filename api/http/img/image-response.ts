@@ -5,6 +5,7 @@ import type { VerifiedImagePath } from '../../../shared/assets/verified-image-pa
 import type { Services } from '../../../shared/services.js';
 import { IMMUTABLE } from '../files/send-headers.js';
 import { markShareable } from '../request-context.js';
+import { variantOf } from '../../../shared/edge/edge-variant.js';
 
 export interface ImageHead {
   contentType?: string;
@@ -16,12 +17,13 @@ export interface ImageHead {
 
 /**
  * An image answer names its asset in the surrogate-key headers (a CDN purges it when the asset
- * changes or goes), and its path is recorded for purge targets that purge by URL.
+ * changes or goes), and its path is recorded for purge targets that purge by URL, with the variant
+ * of it a cache keeps for this request (its Accept class and Origin).
  */
 export function markImage(services: Pick<Services, 'edgeUrls'>, res: ServerResponse, path: string, image: VerifiedImagePath): void {
   res.setHeader('Surrogate-Key', image.surrogate.headers['Surrogate-Key']);
   res.setHeader('Cache-Tag', image.surrogate.headers['Cache-Tag']);
-  services.edgeUrls.record(image.parts.orgId, path, image.surrogate.keys);
+  services.edgeUrls.record(image.parts.orgId, path, image.surrogate.keys, variantOf(res.req.headers));
 }
 
 /** One writeHead per response: the hit path is mostly this and the body write. */
