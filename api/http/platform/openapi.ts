@@ -9,7 +9,14 @@ export const platform: OpenApiFragment = {
   schemas: {
     Organization: {
       type: 'object',
-      properties: { id: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } },
+      properties: {
+        id: { type: 'string' },
+        slug: { type: 'string' },
+        name: { type: 'string' },
+        createdAt: { type: 'string', format: 'date-time' },
+        status: { type: 'string', enum: ['active', 'suspended', 'deleting'], description: "suspended: every request of the organization's tokens, images and files answers 403 with the reason" },
+        suspendedReason: { type: ['string', 'null'] },
+      },
     },
     CreatedOrganization: {
       allOf: [ref('Organization'), { type: 'object', properties: { token: { type: 'string', description: 'A first manage token, shown once' }, tokenId: { type: 'string' } } }],
@@ -23,7 +30,9 @@ export const platform: OpenApiFragment = {
         publishable: { type: 'boolean', description: 'A publishable key (folio_pk_…): published content only, may travel in the URL of GET /graphql as access_token' },
         createdAt: { type: 'string', format: 'date-time' },
         revokedAt: { type: ['string', 'null'], format: 'date-time' },
-        lastUsedAt: { type: ['string', 'null'], format: 'date-time' },
+        lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'Recorded at most once a minute per token and instance, so up to about a minute behind' },
+        expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'From then on the token answers 401 saying it expired; null: never' },
+        replacedBy: { type: ['string', 'null'], description: 'The token a rotation issued in its place (this one then expires when the overlap ends)' },
       },
     },
     CreatedToken: { allOf: [ref('Token'), { type: 'object', properties: { token: { type: 'string', description: 'folio_… (folio_pk_… for a publishable key) — shown once' } } }] },
