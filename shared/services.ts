@@ -18,6 +18,8 @@ import { createEntryTrafficReader, type EntryTrafficReader } from './analytics/e
 import { createEventBus, type EventBus } from './adapters/bus/index.js';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
 import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
+import { createSuspensions, type Suspensions } from './tenancy/suspensions.js';
+import { createTokenUsage, type TokenUsage } from './tenancy/token-usage.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
@@ -39,6 +41,10 @@ export interface Services {
   bus: EventBus;
   rateLimiter: RateLimiter;
   auth: TokenVerifier;
+  /** When tokens were last used, written in batches (at most once a minute per token). */
+  tokenUsage: TokenUsage;
+  /** The suspended organizations, refused at every door (re-read every 2 s and on the bus). */
+  suspensions: Suspensions;
   metrics: Metrics;
   secrets: Secrets;
   /** The platform operator's token; undefined closes the admin API. */
@@ -121,6 +127,8 @@ export async function createServices(config: Config, logger: Logger, options: Se
     loadSecrets(db, config),
     resolveAdminToken(config),
   ]);
+  const tokenUsage = createTokenUsage(db, (err) => logger.warn({ err }, 'recording when tokens were last used failed'));
+  const suspensions = await createSuspensions({ db, bus, onError: (err) => logger.warn({ err }, 'reading the suspended organizations failed; the last list stays in force') });
   const assetCaches = createAssetCaches();
   followAssetChanges({ assetCaches, bus });
   const trustProxy = compileTrustProxy(config.trustProxy);
@@ -133,7 +141,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     analytics,
     bus,
     rateLimiter,
-    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures }),
+    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures, usage: tokenUsage }),
+    tokenUsage,
+    suspensions,
     metrics,
     secrets,
     adminToken: admin.token,
@@ -167,6 +177,8 @@ function once<T>(f: () => T): () => T {
 /** Closes in dependency order: stop jobs first, then stores. Each close is attempted. */
 export async function closeServices(s: Services): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
+    ['suspensions', async () => s.suspensions.close()],
+    ['tokenUsage', () => s.tokenUsage.close()],
     ['eventFeed', () => s.eventFeed.close()],
     ['edgeUrls', () => s.edgeUrls.close()],
     ['queue', () => s.queue.close()],

@@ -4,6 +4,7 @@ import type { Services } from '../shared/services.js';
 import { echoJob } from './echo.js';
 import { imageTransformJob } from './image-transform.js';
 import { logIngestJob } from './log-ingest.js';
+import { organizationDeleteJob } from './organization-delete.js';
 import { scheduledPublishJob } from './scheduled-publish.js';
 import { webhookDeliverJob } from './webhook-deliver.js';
 import { webhookDispatchJob } from './webhook-dispatch.js';
@@ -19,6 +20,7 @@ const JOBS: { [N in JobName]: JobDefinition<N> } = {
   'entry-publish-scheduled': scheduledPublishJob,
   'webhook-dispatch': webhookDispatchJob,
   'webhook-deliver': webhookDeliverJob,
+  'organization-delete': organizationDeleteJob,
 };
 
 /** Every queue, for metrics and readiness. */

@@ -17,6 +17,7 @@ import { outputGroupRoutes } from './output-groups/index.js';
 import { allowedOriginRoutes } from './platform/allowed-origins.js';
 import { healthRoutes } from './platform/health.js';
 import { indexRoutes } from './platform/index-page.js';
+import { organizationAdminRoutes } from './platform/organization-admin.js';
 import { organizationRoutes } from './platform/organizations.js';
 import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
@@ -47,6 +48,7 @@ export function rawBodyRoutes(services: Services): Router[] {
 export function jsonRoutes(services: Services): Router[] {
   return [
     organizationRoutes(services),
+    organizationAdminRoutes(services),
     tokenRoutes(services),
     allowedOriginRoutes(services),
     siteRoutes(services),

@@ -6,7 +6,9 @@ import { rateLimitHeaders, type BucketOptions, type RateLimiter } from '../adapt
 import { checkCallerOrigin, type CallerOrigin } from './allowed-origins.js';
 import type { TokenIdentity } from './context.js';
 import { checkTokenFormat, hashToken, isPublishableKey } from './token-format.js';
-import { findActiveToken } from './token-repository.js';
+import { findActiveToken, type FoundToken } from './token-repository.js';
+import type { Suspensions } from './suspensions.js';
+import type { TokenUsage } from './token-usage.js';
 
 export interface TokenVerifier {
   /**
@@ -28,8 +30,16 @@ export interface TokenVerifier {
  * already, without a lookup, until the bucket has refilled: guessing tokens, or flooding the
  * token table with lookups, stops there, while a client that holds a valid token keeps working.
  */
-export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number; rateLimiter: RateLimiter; failures: BucketOptions }): TokenVerifier {
-  const cache = new LRUCache<string, TokenIdentity>({ max: 50_000, ttl: Math.max(1, deps.ttlMs) });
+export function createTokenVerifier(deps: {
+  db: Db;
+  bus: EventBus;
+  ttlMs: number;
+  rateLimiter: RateLimiter;
+  failures: BucketOptions;
+  /** Notes each verified token's use (`lastUsedAt`). */
+  usage?: TokenUsage;
+}): TokenVerifier {
+  const cache = new LRUCache<string, FoundToken>({ max: 50_000, ttl: Math.max(1, deps.ttlMs) });
   /** Addresses whose failure bucket ran dry, and until when (ms) they are refused. */
   const refusedUntil = new LRUCache<string, number>({ max: 100_000 });
   deps.bus.subscribe('token-revoked', ({ hash }) => cache.delete(hash));
@@ -51,12 +61,16 @@ export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number
     if (format === 'bad-checksum') throw invalidToken('The access token has a bad checksum (mistyped or truncated).');
     const hash = hashToken(token);
     const key = hash.toString('hex');
-    const cached = deps.ttlMs > 0 ? cache.get(key) : undefined;
-    if (cached) return cached;
-    const found = await findActiveToken(deps.db, hash);
-    if (!found) throw invalidToken('The access token is unknown or revoked.');
-    if (deps.ttlMs > 0) cache.set(key, found);
-    return found;
+    let found = deps.ttlMs > 0 ? cache.get(key) : undefined;
+    if (!found) {
+      found = (await findActiveToken(deps.db, hash)) ?? undefined;
+      if (!found) throw invalidToken('The access token is unknown or revoked.');
+      if (deps.ttlMs > 0) cache.set(key, found);
+    }
+    // checked on every use, cached or not: a token stops at its expiry to the millisecond
+    if (found.expiresAt && found.expiresAt.getTime() <= Date.now()) throw expired(found);
+    deps.usage?.touch(found.identity.tokenId);
+    return found.identity;
   };
 
   return {
@@ -65,7 +79,7 @@ export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number
       const until = refusedUntil.get(client);
       if (until !== undefined && until > Date.now()) {
         const cached = deps.ttlMs > 0 ? cache.get(hashToken(token).toString('hex')) : undefined;
-        if (cached) return cached;
+        if (cached && !(cached.expiresAt && cached.expiresAt.getTime() <= Date.now())) return cached.identity;
         throw tooManyFailures(until);
       }
       try {
@@ -79,6 +93,16 @@ export function createTokenVerifier(deps: { db: Db; bus: EventBus; ttlMs: number
       cache.delete(hash.toString('hex'));
     },
   };
+}
+
+/** The 401 of an expired token, saying when — and, for a rotated one, that it was replaced. */
+function expired(found: FoundToken): AppError {
+  const at = found.expiresAt!.toISOString();
+  return invalidToken(
+    found.replacedBy
+      ? `The access token expired at ${at}: it was rotated, and its replacement (token ${found.replacedBy}) is the one to use.`
+      : `The access token expired at ${at}.`,
+  );
 }
 
 // The scheme in any case, then one or more spaces or tabs (RFC 9110's credentials syntax allows
@@ -124,18 +148,22 @@ export interface Admitted {
 
 /**
  * The one authentication path of REST and GraphQL: verifies `token` (format and checksum, lookup,
- * cache, the failed-attempt limit of `client`, the caller's address), checks the page it comes
- * from against the org's allowed origins, then takes one unit of the token's rate limit. Throws a
+ * cache, expiry, the failed-attempt limit of `client`, the caller's address), refuses a
+ * suspended organization (403 with the reason), checks the page it comes from against the org's
+ * allowed origins, then takes one unit of the token's rate limit. Throws a
  * 401 or 403 AppError, or a 429 with Retry-After — carrying the `RateLimit-*` headers when the
  * token's own limit ran out.
  */
 export async function admitToken(
-  services: { auth: TokenVerifier; rateLimiter: RateLimiter },
+  services: { auth: TokenVerifier; rateLimiter: RateLimiter; suspensions: Suspensions },
   token: string,
   client?: string,
   caller?: CallerOrigin,
 ): Promise<Admitted> {
   const identity = await services.auth.verify(token, client);
+  // a suspended organization: 403 with the operator's reason, before anything else of it runs
+  const suspended = services.suspensions.refusal(identity.orgId);
+  if (suspended) throw suspended;
   checkCallerOrigin(identity, caller);
   const rate = await services.rateLimiter.consume(identity.tokenId);
   const rateHeaders = rateLimitHeaders(rate);

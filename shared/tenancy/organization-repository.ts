@@ -1,5 +1,5 @@
 import type { Queryable } from '../adapters/db/index.js';
-import { conflict } from '../errors/index.js';
+import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ClientIpMode } from '../ingest/enrich.js';
 
@@ -10,6 +10,9 @@ export interface Organization {
   schemaVersion: number;
   contentVersion: number;
   createdAt: Date;
+  /** active; suspended by the operator; deleting: a deletion job is removing its data. */
+  status: 'active' | 'suspended' | 'deleting';
+  suspendedReason: string | null;
 }
 
 interface OrgRow {
@@ -19,6 +22,9 @@ interface OrgRow {
   schema_version: number;
   content_version: number;
   created_at: Date;
+  suspended_at: Date | null;
+  suspended_reason: string | null;
+  deletion_requested_at: Date | null;
 }
 
 const toOrganization = (r: OrgRow): Organization => ({
@@ -28,6 +34,8 @@ const toOrganization = (r: OrgRow): Organization => ({
   schemaVersion: r.schema_version,
   contentVersion: r.content_version,
   createdAt: r.created_at,
+  status: r.deletion_requested_at ? 'deleting' : r.suspended_at ? 'suspended' : 'active',
+  suspendedReason: r.suspended_reason,
 });
 
 export async function insertOrganization(db: Queryable, input: { name: string; slug: string }): Promise<Organization> {
@@ -43,6 +51,41 @@ export async function insertOrganization(db: Queryable, input: { name: string; s
 /** Deletes an organization and, by cascade, every row that belongs to it. */
 export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
   await db.query('DELETE FROM organizations WHERE id = $1', [id]);
+}
+
+export async function findOrganization(db: Queryable, id: string): Promise<Organization | null> {
+  const { rows } = await db.query<OrgRow>('SELECT * FROM organizations WHERE id = $1', [id]);
+  return rows[0] ? toOrganization(rows[0]) : null;
+}
+
+/**
+ * Suspends (`reason` a string or null) or resumes (`suspend` false) an organization; 404 when
+ * unknown, 409 while it is being deleted (it stays refused until it is gone).
+ */
+export async function setSuspended(db: Queryable, id: string, change: { suspend: true; reason: string | null } | { suspend: false }): Promise<Organization> {
+  const { rows } = await db.query<OrgRow>(
+    `UPDATE organizations SET suspended_at = CASE WHEN $2 THEN coalesce(suspended_at, now()) END,
+       suspended_reason = CASE WHEN $2 THEN $3::text END
+     WHERE id = $1 AND deletion_requested_at IS NULL RETURNING *`,
+    [id, change.suspend, change.suspend ? change.reason : null],
+  );
+  if (rows[0]) return toOrganization(rows[0]);
+  if (await findOrganization(db, id)) throw conflict('This organization is being deleted.');
+  throw notFound('Organization');
+}
+
+/**
+ * The suspended organizations, with those being deleted and those deleted within the last minute:
+ * a token of a deleted organization may still sit in an instance's token cache (for at most 5 s),
+ * and must not answer for an organization that no longer exists meanwhile.
+ */
+export async function listSuspendedOrganizations(db: Queryable): Promise<Array<{ id: string; reason: string | null; deleting: boolean }>> {
+  const { rows } = await db.query<{ id: string; suspended_reason: string | null; deleting: boolean }>(
+    `SELECT id, suspended_reason, deletion_requested_at IS NOT NULL AS deleting FROM organizations WHERE suspended_at IS NOT NULL
+     UNION ALL
+     SELECT id, NULL, true FROM organization_deletions WHERE finished_at IS NULL OR finished_at > now() - interval '1 minute'`,
+  );
+  return rows.map((r) => ({ id: r.id, reason: r.suspended_reason, deleting: r.deleting }));
 }
 
 /** Whether the organization has ever had a token (revoked ones count). */

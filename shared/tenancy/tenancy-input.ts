@@ -14,6 +14,17 @@ export const organizationInputSchema = z.object({
   slug: z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'lowercase letters, digits and inner dashes, 1–63 characters'),
 });
 
+/** Longest a token may live, or overlap its replacement: a year; an overlap, 30 days. */
+const MAX_TOKEN_LIFETIME_MS = 366 * 86_400_000;
+const MAX_OVERLAP_SECONDS = 30 * 86_400;
+
+/** An expiry: an RFC 3339 date-time with its offset, in the future, within a year. */
+const expiresAtSchema = z.iso
+  .datetime({ offset: true, message: 'an RFC 3339 date-time with an offset, e.g. 2030-01-01T00:00:00Z' })
+  .transform((s) => new Date(s))
+  .refine((d) => d.getTime() > Date.now(), 'must be in the future')
+  .refine((d) => d.getTime() <= Date.now() + MAX_TOKEN_LIFETIME_MS, 'at most a year from now');
+
 export const tokenInputSchema = z
   .object({
     name: z.string().trim().min(1).max(200),
@@ -23,11 +34,33 @@ export const tokenInputSchema = z
      * query string of GET /graphql (`access_token`), so a CDN caches one URL for every visitor.
      */
     publishable: z.boolean().default(false),
+    /** After this the token answers 401 saying it expired; absent: it never expires. */
+    expiresAt: expiresAtSchema.optional(),
   })
   .refine((t) => !t.publishable || (t.scopes.length === 1 && t.scopes[0] === 'delivery'), {
     message: 'a publishable key has the "delivery" scope and no other',
     path: ['scopes'],
   });
+
+/** `POST /management/v1/tokens/{id}/rotate`: a new token; the old one works until the overlap ends. */
+export const tokenRotationInputSchema = z.strictObject({
+  /** How long the old token keeps working, in seconds (0: it stops at once). @default 3600 */
+  overlapSeconds: z.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(3600),
+  /** The new token's expiry; absent: the old token's lifetime again (none if it had none). */
+  expiresAt: expiresAtSchema.optional(),
+});
+
+/** `POST /admin/v1/organizations/{id}/tokens`: a new manage token for an organization. */
+export const adminTokenInputSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  expiresAt: expiresAtSchema.optional(),
+});
+
+/** `POST /admin/v1/organizations/{id}/suspend`. */
+export const suspensionInputSchema = z.strictObject({
+  /** Shown to the organization's callers in every 403. */
+  reason: z.string().trim().min(1).max(500).optional(),
+});
 
 export const siteInputSchema = z.object({
   id: clientId.optional(),

@@ -1,5 +1,5 @@
 import type { Queryable } from '../adapters/db/index.js';
-import { notFound } from '../errors/index.js';
+import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { TokenIdentity } from './context.js';
 import type { Scope } from './scopes.js';
@@ -12,7 +12,12 @@ export interface TokenRecord {
   publishable: boolean;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Written at most once a minute per token and instance (see token-usage.ts). */
   lastUsedAt: Date | null;
+  /** After this the token is refused (401, saying it expired); null: never. */
+  expiresAt: Date | null;
+  /** The token a rotation issued in its place. */
+  replacedBy: string | null;
 }
 
 interface TokenRow {
@@ -23,7 +28,11 @@ interface TokenRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  expires_at: Date | null;
+  replaced_by: string | null;
 }
+
+const COLUMNS = 'id, name, scopes, publishable, created_at, revoked_at, last_used_at, expires_at, replaced_by';
 
 const toRecord = (r: TokenRow): TokenRecord => ({
   id: r.id,
@@ -33,19 +42,21 @@ const toRecord = (r: TokenRow): TokenRecord => ({
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
   lastUsedAt: r.last_used_at,
+  expiresAt: r.expires_at,
+  replacedBy: r.replaced_by,
 });
 
 /** Creates a token; the plain value is returned here once and never stored. */
 export async function createToken(
   db: Queryable,
   orgId: string,
-  input: { name: string; scopes: Scope[]; publishable?: boolean },
+  input: { name: string; scopes: Scope[]; publishable?: boolean; expiresAt?: Date | null },
 ): Promise<TokenRecord & { token: string }> {
   const token = generateToken(input.publishable ? 'publishable' : 'secret');
   const { rows } = await db.query<TokenRow>(
-    `INSERT INTO tokens (id, org_id, name, scopes, hash, publishable) VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING id, name, scopes, publishable, created_at, revoked_at, last_used_at`,
-    [newId(), orgId, input.name, input.scopes, hashToken(token), input.publishable === true],
+    `INSERT INTO tokens (id, org_id, name, scopes, hash, publishable, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     RETURNING ${COLUMNS}`,
+    [newId(), orgId, input.name, input.scopes, hashToken(token), input.publishable === true, input.expiresAt ?? null],
   );
   return { ...toRecord(rows[0]), token };
 }
@@ -53,7 +64,7 @@ export async function createToken(
 export async function listTokens(db: Queryable, orgId: string, page: { offset: number; limit: number }) {
   const [items, total] = await Promise.all([
     db.query<TokenRow>(
-      `SELECT id, name, scopes, publishable, created_at, revoked_at, last_used_at FROM tokens
+      `SELECT ${COLUMNS} FROM tokens
        WHERE org_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [orgId, page.limit, page.offset],
     ),
@@ -72,19 +83,30 @@ export async function revokeToken(db: Queryable, orgId: string, tokenId: string)
   return { hash: Buffer.from(rows[0].hash) };
 }
 
-export async function findActiveToken(db: Queryable, hash: Buffer): Promise<TokenIdentity | null> {
+/** A token found by its hash, whether or not it has expired (the caller says which it is). */
+export interface FoundToken {
+  identity: TokenIdentity;
+  expiresAt: Date | null;
+  /** Set when a rotation replaced it: its expiry is the end of the overlap. */
+  replacedBy: string | null;
+}
+
+/** The unrevoked token of `hash`, expired or not, with its organization's settings. */
+export async function findActiveToken(db: Queryable, hash: Buffer): Promise<FoundToken | null> {
   const { rows } = await db.query<{
     id: string;
     org_id: string;
     slug: string;
     scopes: Scope[];
     publishable: boolean;
+    expires_at: Date | null;
+    replaced_by: string | null;
     allowed_origins: string[] | null;
     cache_max_age: number;
     cache_stale_while_revalidate: number;
     trusted_documents: boolean;
   }>(
-    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
+    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
      FROM tokens t JOIN organizations o ON o.id = t.org_id
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
@@ -92,12 +114,49 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Toke
   const r = rows[0];
   if (!r) return null;
   return {
-    tokenId: r.id,
-    orgId: r.org_id,
-    orgSlug: r.slug,
-    scopes: r.scopes,
-    publishable: r.publishable,
-    allowedOrigins: r.allowed_origins,
-    delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
+    identity: {
+      tokenId: r.id,
+      orgId: r.org_id,
+      orgSlug: r.slug,
+      scopes: r.scopes,
+      publishable: r.publishable,
+      allowedOrigins: r.allowed_origins,
+      delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
+    },
+    expiresAt: r.expires_at,
+    replacedBy: r.replaced_by,
   };
+}
+
+/**
+ * Issues a token with the same name, scopes and kind in place of `tokenId`, and lets the old one
+ * work until `overlapSeconds` from now (or its own earlier expiry). The new token's expiry is
+ * `expiresAt` when given, else the old token's lifetime again (none if it had none). A revoked,
+ * expired or already rotated token is not rotated (409): the chain of replacements stays linear.
+ */
+export async function rotateToken(
+  db: Queryable,
+  orgId: string,
+  tokenId: string,
+  input: { overlapSeconds: number; expiresAt?: Date },
+): Promise<{ token: TokenRecord & { token: string }; previous: TokenRecord; previousHash: Buffer }> {
+  const { rows } = await db.query<TokenRow & { expired: boolean }>(
+    `SELECT ${COLUMNS}, expires_at <= now() AS expired FROM tokens WHERE org_id = $1 AND id = $2 FOR UPDATE`,
+    [orgId, tokenId],
+  );
+  const old = rows[0];
+  if (!old) throw notFound('Token');
+  if (old.revoked_at) throw conflict('This token is revoked; create a new one instead.');
+  if (old.expired) throw conflict('This token has expired; create a new one instead.');
+  if (old.replaced_by) throw conflict(`This token was already rotated (replaced by ${old.replaced_by}).`);
+  const lifetimeMs = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
+  const expiresAt = input.expiresAt ?? (lifetimeMs === null ? null : new Date(Date.now() + lifetimeMs));
+  const token = await createToken(db, orgId, { name: old.name, scopes: old.scopes, publishable: old.publishable, expiresAt });
+  const updated = await db.query<TokenRow & { hash: Buffer | Uint8Array }>(
+    `UPDATE tokens SET replaced_by = $3,
+       expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $4::int))
+     WHERE org_id = $1 AND id = $2 RETURNING ${COLUMNS}, hash`,
+    [orgId, tokenId, token.id, input.overlapSeconds],
+  );
+  return { token, previous: toRecord(updated.rows[0]), previousHash: Buffer.from(updated.rows[0].hash) };
 }

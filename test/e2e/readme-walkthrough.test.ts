@@ -133,4 +133,18 @@ describe('README examples', () => {
     expect(lines.slice(0, 2).map((l) => l.replace(/^msg_[A-Za-z0-9]+ /, ''))).toEqual(['entry.created n1 PUBLISHED', 'entry.published n1 PUBLISHED']);
     expect(lines.slice(-2)).toEqual(['["entry.published","succeeded",1,204]', '["entry.created","succeeded",1,204]']);
   }, 90_000);
+
+  it('tokens and the platform operator: a lost manage token recovered, a rotation, a suspension, a deletion', async () => {
+    const run = await runBlock('tokens-and-admin');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      '["initial manage token","recovered"]',
+      '["ci",true,true]',
+      'suspended',
+      '["This organization is suspended: Unpaid invoice."]',
+      'active',
+      'deleting',
+      '["deleted",true]',
+    ]);
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { assertNotSuspended } from '../../../shared/tenancy/suspensions.js';
 import { Router } from 'express';
 import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
 import { playerConfig } from '../../../shared/assets/player-config.js';
@@ -18,6 +19,7 @@ export function embedRoutes(services: Services): Router {
   r.get('/embed/:orgId/:file', async (req, res) => {
     const m = /^([A-Za-z0-9_-]+)\.(html|js|json)$/.exec(req.params.file);
     if (!m || !ID.test(req.params.orgId)) throw notFound('Embed');
+    assertNotSuspended(services.suspensions, req.params.orgId);
     const orientation = req.query.orientation;
     if (orientation !== undefined && orientation !== 'vertical' && orientation !== 'horizontal') {
       throw badRequest('orientation: must be "horizontal" or "vertical".');

@@ -1,3 +1,4 @@
+import { assertNotSuspended } from '../../../shared/tenancy/suspensions.js';
 import { Router, type Request, type Response } from 'express';
 import { assetSurrogate } from '../../../shared/edge/surrogate-keys.js';
 import { findAssetForDelivery } from '../../../shared/assets/asset-read-cache.js';
@@ -26,6 +27,7 @@ export function fileRoutes(services: Services): Router {
 
   const resolve = async (req: Request): Promise<Asset> => {
     const parts = parseFilePath(services.secrets.signing, req.path.slice('/files/'.length));
+    assertNotSuspended(services.suspensions, parts.orgId);
     const asset = await findAssetForDelivery(services.db, services.assetCaches, parts.orgId, parts.assetId);
     if (!asset || asset.versionId !== parts.versionId) throw notFound('File');
     return asset;

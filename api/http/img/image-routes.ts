@@ -1,3 +1,4 @@
+import { assertNotSuspended } from '../../../shared/tenancy/suspensions.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import { resolveDerivativeSource, type DerivativeSource } from '../../../shared/assets/derivative-source.js';
@@ -102,6 +103,7 @@ export function imageHandler(services: Services, options: ImageRouteOptions = {}
     // Images: the URL alone names the derivative, so a hit needs no database round trip.
     const direct = services.verifyImagePath(path, req.headers.accept);
     const { parts } = direct;
+    assertNotSuspended(services.suspensions, parts.orgId);
     if (direct.negotiated) res.setHeader('Vary', 'Accept');
     markImage(services, res, path, direct);
     if (answeredNotModified(req, res, direct.etag)) return;

@@ -21,6 +21,8 @@ export function imageMemoryHits(services: Services): (req: IncomingMessage, res:
     } catch {
       return false;
     }
+    // a suspended organization's images: the image handler answers its 403
+    if (services.suspensions.refusal(derivative.parts.orgId)) return false;
     const { key, etag } = derivative;
     if (derivative.negotiated) res.setHeader('Vary', 'Accept');
     markImage(services, res, path, derivative);

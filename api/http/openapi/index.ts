@@ -7,12 +7,14 @@ import { ingest } from '../ingest/openapi.js';
 import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
 import { platform } from '../platform/openapi.js';
+import { organizationAdmin } from '../platform/organization-admin-openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
   platform,
+  organizationAdmin,
   outputGroups,
   assets,
   content,

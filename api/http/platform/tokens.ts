@@ -2,10 +2,18 @@ import { Router } from 'express';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { createToken, listTokens, revokeToken } from '../../../shared/tenancy/token-repository.js';
-import { tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { createToken, listTokens, revokeToken, rotateToken } from '../../../shared/tenancy/token-repository.js';
+import { tokenInputSchema, tokenRotationInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
+
+/** This instance forgets the token at once; the others on the bus message or within the cache TTL. */
+async function forgetToken(services: Services, requestId: string, tokenId: string, hash: Buffer): Promise<void> {
+  services.auth.evict(hash);
+  await services.bus.publish('token-revoked', { tokenId, hash: hash.toString('hex') }).catch((err: unknown) => {
+    services.logger.warn({ err, requestId }, 'token cache eviction broadcast failed; other instances drop it within the cache TTL');
+  });
+}
 
 export function tokenRoutes(services: Services): Router {
   const r = Router();
@@ -22,13 +30,20 @@ export function tokenRoutes(services: Services): Router {
     res.json(ok(items, { resultInfo: resultInfo(page, total) }));
   });
 
+  // A new token in place of this one; the old one keeps working until the overlap ends.
+  r.post('/management/v1/tokens/:id/rotate', requireScope('manage'), async (req, res) => {
+    const body = parseInput(tokenRotationInputSchema, req.body ?? {});
+    const orgId = tenantOf(req).orgId;
+    const { token, previous, previousHash } = await services.db.transaction((tx) => rotateToken(tx, orgId, String(req.params.id), body));
+    // Caches hold the old token without its new expiry: dropped here at once, elsewhere on the
+    // bus message (the one a revocation sends) or within the cache TTL.
+    await forgetToken(services, req.requestId, String(req.params.id), previousHash);
+    res.status(201).json(ok({ ...token, previous }, { messages: ['Store the token now: it is not shown again.', `The old token works until ${previous.expiresAt!.toISOString()}.`] }));
+  });
+
   r.delete('/management/v1/tokens/:id', requireScope('manage'), async (req, res) => {
     const { hash } = await revokeToken(services.db, tenantOf(req).orgId, String(req.params.id));
-    // This instance forgets the token at once; the others on the bus message or within the TTL.
-    services.auth.evict(hash);
-    await services.bus.publish('token-revoked', { tokenId: String(req.params.id), hash: hash.toString('hex') }).catch((err: unknown) => {
-      services.logger.warn({ err, requestId: req.requestId }, 'token revocation broadcast failed; other instances drop it within the cache TTL');
-    });
+    await forgetToken(services, req.requestId, String(req.params.id), hash);
     res.json(ok({ id: req.params.id, revoked: true }));
   });
 

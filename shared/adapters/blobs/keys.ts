@@ -61,6 +61,12 @@ export function originalsPrefix(orgId: string, assetId: string): string {
   return `originals/${segment(orgId, 'organization id')}/${segment(assetId, 'asset id')}/`;
 }
 
+/** Every prefix under which the product writes an organization's objects (deleting the organization clears them). */
+export function organizationPrefixes(orgId: string): string[] {
+  const org = segment(orgId, 'organization id');
+  return ['originals', 'derivatives', 'ingest', 'assets'].map((area) => `${area}/${org}/`);
+}
+
 export function ingestSpoolKey(orgId: string, distributionId: string, batchId: string): string {
   return `ingest/${segment(orgId, 'organization id')}/${segment(distributionId, 'distribution id')}/${segment(batchId, 'batch id')}`;
 }

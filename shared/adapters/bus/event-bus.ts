@@ -4,6 +4,8 @@
 export interface BusMessages {
   'schema-changed': { orgId: string; schemaVersion: number };
   'token-revoked': { tokenId: string; hash: string };
+  /** An organization was suspended, resumed or marked for deletion: re-read the suspended ones. */
+  'organization-suspended': { orgId: string };
   'content-changed': { orgId: string; contentVersion: number };
   /** An asset's row changed; with `bytes`, its content too (replaced or deleted). */
   'asset-changed': { orgId: string; assetId: string; bytes: boolean };
