@@ -1,4 +1,5 @@
-import type { JobBase, JobDefinition } from '../shared/adapters/queue/jobs.js';
+import type { JobBase } from '../shared/adapters/queue/jobs.js';
+import type { JobDefinition } from '../shared/job-definition.js';
 import { deleteOrganizationData, recordDeletionError, type RemovedCounts } from '../shared/tenancy/organization-deletion.js';
 
 declare module '../shared/adapters/queue/jobs.js' {

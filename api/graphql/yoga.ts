@@ -10,7 +10,7 @@ import { createMaskError, useErrorCodes, useMaskedResultErrors } from './use-err
 import { useJit, type JitStats } from './use-jit.js';
 import { useLimits } from './use-limits.js';
 import { usePersistedDocuments } from './use-persisted-documents.js';
-import { useResponseCache } from './use-response-cache.js';
+import { useResponseCache, type ResponseCacheStats } from './use-response-cache.js';
 import { useTenant } from './use-tenant.js';
 
 export interface GraphqlServer {
@@ -19,6 +19,7 @@ export interface GraphqlServer {
   fastLane: FastLane['handle'];
   fastLaneStats: FastLane['stats'];
   jitStats: JitStats;
+  responseCacheStats: ResponseCacheStats;
   cache: SchemaCache;
 }
 
@@ -51,6 +52,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
   const states: RequestStates = new WeakMap();
   const mask = createMaskError(services.logger);
   const jitStats: JitStats = { compiled: 0, executed: 0 };
+  const responseCacheStats: ResponseCacheStats = { keysHashed: 0 };
   const yoga = createYoga<Record<string, unknown>>({
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -80,7 +82,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       // 3. cost (and limit/offset arguments) before execution; `extensions.cost` after
       useCost(states),
       // 4. repeated reads of unchanged content answered from memory (after the cost check)
-      options.responseCache !== false && useResponseCache({ db: services.db, states }),
+      options.responseCache !== false && useResponseCache({ db: services.db, states, stats: responseCacheStats }),
       // 5. a document without variables, once it repeats, runs as a compiled function
       useJit({ after: options.jitAfter, stats: jitStats }),
       // 6. extensions.code for parse and validation errors
@@ -98,7 +100,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     options.fastLane === false
       ? { handle: () => false, stats: { answered: 0, handedOver: 0 } }
       : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
-  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, cache };
+  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, responseCacheStats, cache };
 }
 
 /** What GraphiQL opens with: where the token goes, since the schema depends on it. */

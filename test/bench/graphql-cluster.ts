@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/free-port.js';
 import type { QueryName } from './graphql-queries.js';
 
 /**
@@ -12,10 +13,12 @@ import type { QueryName } from './graphql-queries.js';
 export type FromPrimary =
   | { type: 'statements'; id: number }
   | { type: 'run'; id: number; query: QueryName; prepared: boolean; seconds: number; orgId: string }
+  | { type: 'answer'; id: number; query: QueryName; text: string; orgId: string }
   | { type: 'close' };
 
 export type FromWorker =
-  | { type: 'ready'; urls?: { caching: string; executing: string } }
+  | { type: 'ready'; urls?: { caching: string; executing: string } | { pg: string; memory: string } }
+  | { type: 'answered'; id: number }
   | { type: 'statements'; id: number; statements: number }
   | { type: 'ran'; id: number; latencies: number[] };
 
@@ -49,7 +52,9 @@ function ask<T extends FromWorker>(worker: Worker, m: Request): Promise<T> {
 }
 
 async function forkAll(count: number, env: (i: number) => Record<string, string>): Promise<Array<{ worker: Worker; ready: FromWorker }>> {
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('./graphql-worker.js', import.meta.url)) });
+  // stdout to /dev/null: the API replicas log at the default level (one JSON line per request),
+  // and a writable sink costs them what a log pipe would, without the bench's output to read
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('./graphql-worker.js', import.meta.url)), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return Promise.all(
     Array.from({ length: count }, (_, i) => {
       const worker = cluster.fork(env(i));
@@ -86,7 +91,7 @@ export interface ApiReplicas extends Group {
 
 export async function startApiReplicas(count: number, databaseUrl: string): Promise<ApiReplicas> {
   const started = await forkAll(count, () => ({ BENCH_ROLE: 'api', DATABASE_URL: databaseUrl }));
-  const urls = started.map((s) => (s.ready.type === 'ready' ? s.ready.urls : undefined));
+  const urls = started.map((s) => (s.ready.type === 'ready' && s.ready.urls && 'caching' in s.ready.urls ? s.ready.urls : undefined));
   const first = urls[0];
   if (!first || urls.some((u) => u?.caching !== first.caching || u?.executing !== first.executing)) {
     throw new Error(`API replicas do not share their ports: ${JSON.stringify(urls)}`);
@@ -119,6 +124,37 @@ export async function startRawClients(count: number, databaseUrl: string, connec
     async run(query, prepared, seconds, orgId) {
       const parts = await Promise.all(workers.map((w) => ask<Extract<FromWorker, { type: 'ran' }>>(w, { type: 'run', query, prepared, seconds, orgId })));
       return parts.flatMap((p) => p.latencies);
+    },
+    close: closer(workers),
+  };
+}
+
+export interface BareServers extends Group {
+  /** Base URLs: the bare `pg` server and the bare in-memory one (graphql-worker.ts, role `bare`). */
+  pgUrl: string;
+  memoryUrl: string;
+  /** Gives every process the API's answer to `query`: the bytes the memory server writes. */
+  setAnswer(query: QueryName, text: string, orgId: string): Promise<void>;
+}
+
+/** The limits of the API's answers: `count` processes of bare node:http servers sharing their ports. */
+export async function startBareServers(count: number, databaseUrl: string): Promise<BareServers> {
+  // Ports chosen here: node:cluster hands out shared port-0 listeners by the order of a worker's
+  // listen calls, so port 0 would give these processes the API replicas' sockets.
+  const ports = { BENCH_PG_PORT: String(await freePort()), BENCH_MEMORY_PORT: String(await freePort()) };
+  const started = await forkAll(count, () => ({ BENCH_ROLE: 'bare', DATABASE_URL: databaseUrl, ...ports }));
+  const urls = started.map((s) => (s.ready.type === 'ready' && s.ready.urls && 'pg' in s.ready.urls ? s.ready.urls : undefined));
+  const first = urls[0];
+  if (!first || urls.some((u) => u?.pg !== first.pg || u?.memory !== first.memory)) {
+    throw new Error(`bare servers do not share their ports: ${JSON.stringify(urls)}`);
+  }
+  const workers = started.map((s) => s.worker);
+  return {
+    pids: workers.map((w) => w.process.pid!),
+    pgUrl: first.pg,
+    memoryUrl: first.memory,
+    async setAnswer(query, text, orgId) {
+      await Promise.all(workers.map((w) => ask(w, { type: 'answer', query, text, orgId })));
     },
     close: closer(workers),
   };

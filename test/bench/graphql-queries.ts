@@ -54,3 +54,37 @@ export const SQL: Record<QueryName, (c: Run, orgId: string) => Promise<unknown>>
     return [author.rows, items.rows, total.rows];
   },
 };
+
+type Row = Record<string, unknown>;
+const rowsOf = (r: unknown, i: number) => (r as Row[][])[i];
+const byId = (rows: Row[]) => new Map(rows.map((r) => [r.id, { id: r.id, name: r.name }]));
+
+/**
+ * The `data` of each query's GraphQL answer, from what its hand-written SQL returned (`SQL`): the
+ * bare `pg` server of the bench writes it, so that it writes the same JSON as the API.
+ */
+export const DATA: Record<QueryName, (sqlResult: unknown) => unknown> = {
+  Q1(r) {
+    const authors = byId(rowsOf(r, 2));
+    const items = rowsOf(r, 0).map((a) => ({ id: a.id, title: a.title, views: a.views, author: authors.get(a.author) ?? null }));
+    return { articleCollection: { total: Number(rowsOf(r, 1)[0].count), items } };
+  },
+  Q2(r) {
+    const [a] = rowsOf(r, 0);
+    const authors = byId(rowsOf(r, 1));
+    return { article: { id: a.id, title: a.title, views: a.views, author: authors.get(a.author) ?? null } };
+  },
+  Q3(r) {
+    const items = (r as Row[]).map((e) => ({
+      id: e.id,
+      system: { modelAlias: e.model_alias, publishedAt: e.published_at instanceof Date ? e.published_at.toISOString() : e.published_at },
+      ...(e.model_alias === 'article' ? { title: e.title, views: e.views } : { name: e.name }),
+    }));
+    return { entryCollection: { items } };
+  },
+  Q4(r) {
+    const [author] = rowsOf(r, 0);
+    const items = rowsOf(r, 1).map((a) => ({ id: a.id, title: a.title }));
+    return { author: { id: author.id, name: author.name, relations: { articleCollection: { total: Number(rowsOf(r, 2)[0].count), items } } } };
+  },
+};
