@@ -1,11 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { BlobObject } from '../adapters/blobs/index.js';
+import { JobTimeoutError } from '../adapters/queue/index.js';
 import { notFound } from '../errors/index.js';
 import type { Services } from '../services.js';
 import { resolveDerivativeSource } from './derivative-source.js';
 import { encodeOps, extOfFormat } from './image-ops.js';
-import { chargeMiss, type MissBudgetDeps } from './miss-budget.js';
+import { admitMiss, type MissBudgetDeps } from './miss-budget.js';
 import type { VerifiedImagePath } from './verified-image-paths.js';
+
+/**
+ * Longer than a transform job can live (three tries of the worker's 60-s transform timeout, with
+ * backoff): a miss's hold on its organization's share expires after it if this process dies.
+ */
+const TRANSFORM_HOLD_MS = 4 * 60_000;
 
 /** Derivatives up to this size are kept in process memory after a storage read. */
 const MEMORY_ENTRY_BYTES = 2 * 1024 * 1024;
@@ -62,7 +69,7 @@ function usable(blob: BlobObject | null): BlobObject | null {
 
 /**
  * Signed derivatives: a hit comes from memory or the blob store without touching Postgres; a
- * miss resolves the source, is charged to the organization's budget, runs (or joins) the one
+ * miss resolves the source, is admitted within the organization's share and budget (`admitMiss`), runs (or joins) the one
  * `image-transform` job for the key, then reads what the worker wrote. The returned function
  * holds the derivatives being made for requests of this process, so make one per server.
  */
@@ -110,24 +117,30 @@ export function derivativeDelivery(deps: DeliveryDeps, options: DeliveryOptions 
     lookups.inc({ cache: 'image-derivatives', result: 'miss' });
     let job = inflight.get(source.key);
     if (!job) {
-      await chargeMiss(deps, parts, source.size);
-      job = deps.queue.run(
-        'image-transform',
-        {
-          orgId: parts.orgId,
-          requestId: request.requestId,
-          version: 1,
-          sourceKey: source.sourceKey,
-          derivativeKey: source.key,
-          ops: encodeOps(parts.ops),
-          ext: extOfFormat(parts.ops.format),
-        },
-        // One job per derivative: requests on other instances join the same execution through the jobId.
-        { jobId: `img-${source.etag.slice(1, -1)}`, timeoutMs, attempts },
-      );
+      const hold = await admitMiss(deps, parts, source.size, TRANSFORM_HOLD_MS);
+      const payload = {
+        orgId: parts.orgId,
+        requestId: request.requestId,
+        version: 1 as const,
+        sourceKey: source.sourceKey,
+        derivativeKey: source.key,
+        ops: encodeOps(parts.ops),
+        ext: extOfFormat(parts.ops.format),
+      };
+      // One job per derivative: requests on other instances join the same execution through the jobId.
+      const jobOptions = { jobId: `img-${source.etag.slice(1, -1)}`, timeoutMs, attempts };
+      job = deps.queue.run('image-transform', payload, jobOptions);
       inflight.set(source.key, job);
       const forget = () => inflight.delete(source.key);
       job.then(forget, forget);
+      // The organization's share is held for the job's real life: a request that stops waiting
+      // (504) leaves its job running, so the hold is released once that job has ended (joined
+      // again through its jobId; a finished one is not redone, the job being idempotent).
+      const release = () => void hold.release();
+      job.then(release, (err: unknown) => {
+        if (!(err instanceof JobTimeoutError)) return release();
+        deps.queue.run('image-transform', payload, { ...jobOptions, timeoutMs: TRANSFORM_HOLD_MS }).then(release, release);
+      });
     }
     await job;
     const made = await read(source.key, source.etag, 'MISS', source.immutable);
