@@ -69,6 +69,7 @@ const envSchema = z.object({
   AUTH_FAILURES_BURST: intFrom(30, 1, 10_000_000),
   AUTH_FAILURES_PER_MINUTE: intFrom(30, 1, 60_000_000),
   IMAGE_MISS_MEGAPIXELS_PER_MINUTE: intFrom(600, 50, 1_000_000_000),
+  IMAGE_TRANSFORM_SHARE_SECONDS: intFrom(4, 1, 3600),
   BODY_LIMIT_BYTES: intFrom(1_048_576, 1024),
   INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
@@ -137,6 +138,12 @@ export interface Config {
    * worth at once, refilled over the minute; each miss costs its output's megapixels (at least 1).
    */
   imageMissBudget: { perSecond: number; burst: number };
+  /**
+   * Estimated transform time (ms) one organization may have queued or running at once, whatever
+   * the other organizations do: its share of the transform workers. A single transform over it
+   * still runs when the organization has none in flight.
+   */
+  imageTransformShareMs: number;
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
   shutdownTimeoutMs: number;
@@ -214,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST, failOpenMs: e.RATE_LIMIT_FAIL_OPEN_MS },
     authFailures: { burst: e.AUTH_FAILURES_BURST, perSecond: e.AUTH_FAILURES_PER_MINUTE / 60 },
     imageMissBudget: { burst: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE, perSecond: e.IMAGE_MISS_MEGAPIXELS_PER_MINUTE / 60 },
+    imageTransformShareMs: e.IMAGE_TRANSFORM_SHARE_SECONDS * 1000,
     webhooks: {
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { created201, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { created201, errors, jsonBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
 const nullableString = { type: ['string', 'null'] };
 const focalPoint = {
@@ -184,6 +184,11 @@ export const assets: OpenApiFragment = {
           200: binary(['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'], 'The derivative; X-Cache: HIT|MISS'),
           304: { description: 'Not modified' },
           ...pick(400, 403, 404, 422, 503),
+          429: {
+            ...errors[429],
+            description:
+              "A miss refused, with Retry-After: the organization's transforms in progress use its share of the transform workers (IMAGE_TRANSFORM_SHARE_SECONDS of estimated work), or its minute's budget of transform megapixels is spent. Hits are never limited",
+          },
           504: { description: 'The transform did not finish in time' },
         },
       },

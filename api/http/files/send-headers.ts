@@ -2,12 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** True when the client's cached copy (If-None-Match) is current; answers 304 then. */
-export function answeredNotModified(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+/** True when the request's `If-None-Match` names `etag` (or `*`): the client's copy is current. */
+export function clientHolds(req: IncomingMessage, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!tags.includes(etag) && !tags.includes('*')) return false;
+  return tags.includes(etag) || tags.includes('*');
+}
+
+/** True when the client's cached copy (If-None-Match) is current; answers 304 then. */
+export function answeredNotModified(req: IncomingMessage, res: ServerResponse, etag: string): boolean {
+  if (!clientHolds(req, etag)) return false;
   res.statusCode = 304;
   res.end();
   return true;

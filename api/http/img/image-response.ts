@@ -1,19 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { LRUCache } from 'lru-cache';
 import type { CachedDerivative } from '../../../shared/assets/asset-caches.js';
+import type { DerivativeHead } from '../../../shared/assets/deliver-derivative.js';
 import type { VerifiedImagePath } from '../../../shared/assets/verified-image-paths.js';
 import type { Services } from '../../../shared/services.js';
 import { IMMUTABLE } from '../files/send-headers.js';
 import { markShareable } from '../request-context.js';
 import { variantOf } from '../../../shared/edge/edge-variant.js';
 
-export interface ImageHead {
-  contentType?: string;
-  size: number;
-  etag: string;
-  cache: 'HIT' | 'MISS';
-  immutable: boolean;
-}
 
 /**
  * An image answer names its asset in the surrogate-key headers (a CDN purges it when the asset
@@ -27,7 +21,7 @@ export function markImage(services: Pick<Services, 'edgeUrls'>, res: ServerRespo
 }
 
 /** One writeHead per response: the hit path is mostly this and the body write. */
-export function writeImageHead(res: ServerResponse, h: ImageHead): void {
+export function writeImageHead(res: ServerResponse, h: DerivativeHead): void {
   markShareable(res);
   res.writeHead(200, {
     'Content-Type': h.contentType ?? 'application/octet-stream',

@@ -40,6 +40,32 @@ describe.each(targets)('RateLimiter contract: %s', (_name, make) => {
   });
 });
 
+describe.each(targets)('RateLimiter holds: %s', (_name, make) => {
+  it('admit work in flight up to the limit (one piece alone even over it), per key, until released or expired', async () => {
+    const rl = make({ burst: 1, perSecond: 1 });
+    try {
+      const first = await rl.hold('org-a', 3000, 4000, 60_000);
+      expect(first).not.toBeNull();
+      expect(await rl.hold('org-a', 2000, 4000, 60_000)).toBeNull();
+      const small = await rl.hold('org-a', 1000, 4000, 60_000);
+      expect(small).not.toBeNull();
+      // another key has its own limit
+      expect(await rl.hold('org-b', 1000, 4000, 60_000)).not.toBeNull();
+      await first!.release();
+      await small!.release();
+      // nothing held: one piece over the limit runs, alone
+      const big = await rl.hold('org-a', 25_000, 4000, 150);
+      expect(big).not.toBeNull();
+      expect(await rl.hold('org-a', 10, 4000, 60_000)).toBeNull();
+      // a holder that never releases frees the key after its TTL
+      await new Promise((r) => setTimeout(r, 250));
+      expect(await rl.hold('org-a', 10, 4000, 60_000)).not.toBeNull();
+    } finally {
+      await rl.close();
+    }
+  });
+});
+
 describe('Redis rate limiter while Redis is down', () => {
   it('decides from process memory for failOpenMs, counting each such decision, then fails; back to Redis once it answers', async () => {
     const server = createRedisProcess(await freePort());

@@ -24,7 +24,17 @@ export function rateLimitHeaders(d: RateDecision): Record<'RateLimit-Limit' | 'R
 export interface RateLimiter {
   /** Takes `cost` from the key's bucket; `bucket` replaces the limiter's own size and rate for this key. */
   consume(key: string, cost?: number, bucket?: BucketOptions): Promise<RateDecision>;
+  /**
+   * Work in flight under `key`: holds `cost` while the total held stays within `limit` — or when
+   * nothing is held, so one piece of work larger than the limit still runs, alone. A hold ends
+   * with `release()`, or after `ttlMs` (a process that died holding it). Null when refused.
+   */
+  hold(key: string, cost: number, limit: number, ttlMs: number): Promise<Hold | null>;
   close(): Promise<void>;
+}
+
+export interface Hold {
+  release(): Promise<void>;
 }
 
 export interface BucketOptions {

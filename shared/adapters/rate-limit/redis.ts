@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { decide, type BucketOptions, type RateLimiter } from './rate-limiter.js';
+import { decide, type BucketOptions, type Hold, type RateLimiter } from './rate-limiter.js';
 import { createMemoryRateLimiter } from './memory.js';
 
 // Refill and take in one atomic step on the server, using the server's clock so instances with
@@ -19,6 +20,24 @@ if tokens >= cost then tokens = tokens - cost end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return tostring(before)
+`;
+
+// Holds: a sorted set of `id:cost` members scored by their expiry (server clock); expired ones
+// are dropped before the total is summed, so a holder that died frees its share after its TTL.
+const HOLD_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local cost = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local ttl = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local members = redis.call('ZRANGE', KEYS[1], 0, -1)
+local total = 0
+for _, m in ipairs(members) do total = total + tonumber(string.match(m, ':([%d.]+)$')) end
+if #members > 0 and total + cost > limit then return 0 end
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1] .. ':' .. ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
 `;
 
 export interface RedisRateLimiterOptions extends BucketOptions {
@@ -52,6 +71,22 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         if (Date.now() - failingSince > options.failOpenMs) throw err;
         options.onFailOpen?.();
         return local.consume(key, cost, bucket);
+      }
+    },
+    async hold(key, cost, limit, ttlMs): Promise<Hold | null> {
+      const member = randomUUID();
+      const fullKey = options.keyPrefix + key;
+      try {
+        const admitted = Number(await redis.eval(HOLD_SCRIPT, 1, fullKey, member, cost, limit, ttlMs)) === 1;
+        failingSince = undefined;
+        if (!admitted) return null;
+        // a release that cannot reach Redis leaves the hold to expire with its TTL
+        return { release: () => redis.zrem(fullKey, `${member}:${cost}`).then(() => undefined, () => undefined) };
+      } catch (err) {
+        failingSince ??= Date.now();
+        if (Date.now() - failingSince > options.failOpenMs) throw err;
+        options.onFailOpen?.();
+        return local.hold(key, cost, limit, ttlMs);
       }
     },
     async close() {

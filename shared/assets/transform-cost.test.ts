@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { estimateTransformMs } from './transform-cost.js';
+
+describe('estimateTransformMs', () => {
+  const big = { width: 7000, height: 7000 };
+  it('counts encode time by format: a 49-megapixel AVIF is about 24 s, a JPEG of it under 1.5 s', () => {
+    expect(estimateTransformMs('avif', big, big)).toBeGreaterThan(24_000);
+    expect(estimateTransformMs('avif', big, big)).toBeLessThan(26_000);
+    expect(estimateTransformMs('jpeg', big, big)).toBeLessThan(1_500);
+    expect(estimateTransformMs('webp', big, big)).toBeGreaterThan(estimateTransformMs('jpeg', big, big));
+  });
+  it('a thumbnail of a large source costs its decode, not the source encoded', () => {
+    const thumb = estimateTransformMs('avif', big, { width: 320, height: 240 });
+    expect(thumb).toBeLessThan(1_000);
+    expect(thumb).toBeGreaterThan(estimateTransformMs('avif', { width: 640, height: 480 }, { width: 320, height: 240 }));
+  });
+  it('an unknown source counts as a megapixel', () => {
+    expect(estimateTransformMs('jpeg', null, null)).toBe(20 + 10 + 15);
+  });
+});
