@@ -3,6 +3,7 @@ import type { Services } from '../../shared/services.js';
 import { createFastLane, type FastLane } from './fast-lane.js';
 import type { RequestStates } from './request-state.js';
 import { SchemaCache } from './schema-cache.js';
+import { GRAPHIQL_PLACEHOLDER_AUTHORIZATION } from './graphiql-placeholder.js';
 import { useCompressedGraphiql } from './use-compressed-graphiql.js';
 import { useBodyLimit } from './use-body-limit.js';
 import { useCost } from './use-cost.js';
@@ -68,7 +69,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     graphiql: {
       title: 'Folio GraphQL',
       // The schema is the organization's: nothing shows until a token is in the headers.
-      headers: JSON.stringify({ Authorization: 'Bearer <delivery or preview token>' }, null, 2),
+      headers: JSON.stringify({ Authorization: GRAPHIQL_PLACEHOLDER_AUTHORIZATION }, null, 2),
       defaultQuery: GRAPHIQL_FIRST_QUERY,
     },
     maskedErrors: { maskError: (error) => mask(error) },
