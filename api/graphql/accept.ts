@@ -1,5 +1,12 @@
-import Negotiator from 'negotiator';
+import { createRequire } from 'node:module';
 import { LRUCache } from 'lru-cache';
+
+/** The part of `negotiator` (Express's content negotiation, which ships no types) used here. */
+type NegotiatorClass = new (request: { headers: { accept?: string } }) => {
+  /** The `available` media types the Accept header takes, best first (q, specificity, order). */
+  mediaTypes(available: string[]): string[];
+};
+const Negotiator = createRequire(import.meta.url)('negotiator') as NegotiatorClass;
 
 /** The media types a GraphQL result is answered in (yoga's regular result processor). */
 export type GraphqlMediaType = 'application/json' | 'application/graphql-response+json';
