@@ -1,7 +1,7 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { decodeVariant, encodeVariant, type EdgeVariant } from './edge-variant.js';
 
-/** All SQL on `edge_urls`: the publicly cacheable URLs served, by surrogate key, per org. */
+// All SQL on `edge_urls`: the publicly cacheable URLs served, by surrogate key, per org.
 
 /** Variants kept per URL, the most recently served first (pages of many origins share a URL). */
 export const VARIANTS_PER_URL = 16;

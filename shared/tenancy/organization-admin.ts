@@ -6,10 +6,8 @@ import { findOrganization, setSuspended, type Organization } from './organizatio
 import type { Suspensions } from './suspensions.js';
 import { createToken, type TokenRecord } from './token-repository.js';
 
-/**
- * The platform operator's actions on one organization (`/admin/v1/organizations/{id}/…`):
- * recovering access with a new manage token, suspending and resuming.
- */
+// The platform operator's actions on one organization (`/admin/v1/organizations/{id}/…`):
+// recovering access with a new manage token, suspending and resuming.
 
 /** A new `manage` token for an existing organization: how a lost one is recovered. 404 unknown, 409 while deleting. */
 export async function issueManageToken(db: Db, orgId: string, input: { name: string; expiresAt?: Date }): Promise<TokenRecord & { token: string }> {
