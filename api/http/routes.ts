@@ -22,6 +22,8 @@ import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
 import { tokenRoutes } from './platform/tokens.js';
 import { webhookRoutes } from './webhooks/index.js';
+import { authRoutes } from './people/auth-routes.js';
+import { memberRoutes } from './people/member-routes.js';
 
 /**
  * The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
@@ -50,6 +52,8 @@ export function jsonRoutes(services: Services): Router[] {
   return [
     organizationRoutes(services),
     tokenRoutes(services),
+    authRoutes(services),
+    memberRoutes(services),
     allowedOriginRoutes(services),
     siteRoutes(services),
     projectRoutes(services),

@@ -9,6 +9,7 @@ import { OPERATION_IDS } from './operation-ids.js';
 import { platform } from '../platform/openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
+import { people } from '../people/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -20,6 +21,7 @@ const fragments: OpenApiFragment[] = [
   ingest,
   webhooks,
   edge,
+  people,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
@@ -47,6 +49,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       },
     },
   };
+  const securitySchemes: Record<string, unknown> = { bearerAuth: { type: 'http', scheme: 'bearer' } };
   const operationIds = new Set<string>();
   for (const f of fragments) {
     for (const [p, ops] of Object.entries(f.paths)) {
@@ -62,6 +65,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       paths[p] = { ...(paths[p] as object | undefined), ...named };
     }
     Object.assign(schemas, f.schemas ?? {});
+    Object.assign(securitySchemes, f.securitySchemes ?? {});
   }
   return {
     openapi: '3.1.0',
@@ -73,7 +77,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } }, schemas },
+    components: { securitySchemes, schemas },
     paths,
   };
 }

@@ -4,6 +4,8 @@ import type { Config } from '../../config.js';
 export interface BusMessages {
   'schema-changed': { orgId: string; schemaVersion: number };
   'token-revoked': { tokenId: string; hash: string };
+  /** A member's session was revoked (signed out, revoked from the list, password reset). */
+  'session-revoked': { sessionId: string; hash: string };
   'content-changed': { orgId: string; contentVersion: number };
   /** An asset's row changed; with `bytes`, its content too (replaced or deleted). */
   'asset-changed': { orgId: string; assetId: string; bytes: boolean };
