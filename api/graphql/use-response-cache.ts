@@ -37,7 +37,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       const ctx = args.contextValue as { request: Request; params?: { query?: string }; reads?: ReadSet };
       const state = options.states.get(ctx.request);
       if (!state) return;
-      const request = JSON.stringify([state.identity.orgId, state.org.schemaVersion, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
+      const request = JSON.stringify([state.identity.orgId, state.org.schemaVersion, state.org.view ?? null, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
       const base = createHash('sha256').update(request).digest('base64url');
       // Admission: a request is cached from its second occurrence on, so one-off requests
       // (unique variables) cost no version lookup and take no cache space.

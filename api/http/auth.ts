@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -9,6 +9,8 @@ import type { Scope } from '../../shared/tenancy/scopes.js';
 import { admitToken, bearerTokenOf, type Admitted } from '../../shared/tenancy/authenticate.js';
 import { isCsrfTokenOf } from '../../shared/people/csrf.js';
 import { authorize, policyActorOf } from '../../shared/people/policy.js';
+import { authorizeRequest, shapesReads } from '../../shared/people/request-policy.js';
+import { shapeEntryResult } from '../../shared/people/read-shaping.js';
 import type { SettingsArea } from '../../shared/people/roles.js';
 import { CSRF_HEADER, SESSION_COOKIE, cookieOf } from './people/session-cookie.js';
 
@@ -84,8 +86,26 @@ export function createAuthenticator(services: Services) {
     return session;
   };
 
+  /** The member's role on this request (403 when refused), and their view of the entries it answers. */
+  const enforceRole = async (req: Request, res: Response): Promise<void> => {
+    const actor = policyActorOf(req.tenant!);
+    await authorizeRequest(services.db, req.tenant!.orgId, actor, { method: req.method, path: req.path, body: req.body });
+    if (!req.path.startsWith('/management/v1/entries') || !shapesReads(actor)) return;
+    const json = res.json.bind(res);
+    res.json = (body: { result?: unknown } | null) => {
+      if (!body || res.statusCode >= 400 || !('result' in body)) return json(body);
+      const shaped = shapeEntryResult(actor, body.result);
+      if (shaped === 'refused') {
+        res.status(403);
+        return json({ success: false, errors: ['Your role may not read entries of this model.'], messages: [], result: null, resultInfo: null });
+      }
+      return json({ ...body, result: shaped.result });
+    };
+  };
+
   return {
     authenticate,
+    enforceRole,
     /** Platform operator routes: the PLATFORM_ADMIN_TOKEN. */
     requireAdmin: requireOperatorToken(() => services.adminToken, {
       closed: 'The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.',
@@ -137,7 +157,9 @@ export function requireScope(scope: Scope): RequestHandler {
     authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (!req.tenant!.scopes.includes(scope)) return next(forbidden(`This token lacks the "${scope}" scope.`));
-      next();
+      if (!req.tenant!.member) return next();
+      // a member: the one policy decides this request, and shapes the entries it answers
+      authenticatorOf(req).enforceRole(req, res).then(() => next(), next);
     });
   };
 }

@@ -64,7 +64,7 @@ export function can(actor: PolicyActor, subject: Subject): boolean {
 const describe = (s: Subject): string => {
   switch (s.kind) {
     case 'entry':
-      return `${s.action} entries of the model "${s.model}"${s.createdBy !== undefined ? ' (only its own)' : ''}`;
+      return `${s.action} entries of the model "${s.model}"`;
     case 'asset':
       return `${s.action} assets`;
     case 'settings':
@@ -76,7 +76,9 @@ const describe = (s: Subject): string => {
 
 /** `can`, or the 403 saying what the role may not do. */
 export function authorize(actor: PolicyActor, subject: Subject): void {
-  if (!can(actor, subject)) throw forbidden(`Your role may not ${describe(subject)}.`);
+  if (can(actor, subject)) return;
+  const ownOnly = subject.kind === 'entry' && modelRules(rulesOf(actor), subject.model)?.[subject.action] === true;
+  throw forbidden(`Your role may not ${describe(subject)}${ownOnly ? ' other than its own' : ''}.`);
 }
 
 /** Fields of `model` this actor never sees. */
