@@ -8,6 +8,7 @@ import type { TenantContext } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
 import { admitToken, bearerTokenOf, type Admitted } from '../../shared/tenancy/authenticate.js';
 import { isCsrfTokenOf } from '../../shared/people/csrf.js';
+import { changedNamesOf } from '../../shared/audit/audit-actor.js';
 import { authorize, policyActorOf } from '../../shared/people/policy.js';
 import { authorizeRequest, shapesReads } from '../../shared/people/request-policy.js';
 import { shapeEntryResult } from '../../shared/people/read-shaping.js';
@@ -63,6 +64,7 @@ export function createAuthenticator(services: Services) {
           requestId: req.requestId,
           clientAddress: services.clientAddress(req),
           userAgent: req.headers['user-agent'],
+          changes: SAFE_METHODS.has(req.method) ? undefined : changedNamesOf(req.body),
         },
         next,
       );

@@ -30,3 +30,20 @@ export function auditSettings(actor: AuditActor): Record<string, string> {
     'folio.changes': actor.changes ? JSON.stringify(actor.changes) : '',
   };
 }
+
+/**
+ * The names a request body changes (never its values): the body's own members, and the field
+ * and locale names of an entry write. Recorded as the audit rows' `changes` where the change
+ * itself names nothing more precise.
+ */
+export function changedNamesOf(body: unknown): Record<string, string[]> | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const keysOf = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).slice(0, 200) : []);
+  const out: Record<string, string[]> = { set: Object.keys(record).slice(0, 200) };
+  const fields = keysOf(record.fields);
+  const locales = keysOf(record.locales);
+  if (fields.length > 0) out.fields = fields;
+  if (locales.length > 0) out.locales = locales;
+  return out;
+}

@@ -10,6 +10,7 @@ import { platform } from '../platform/openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
 import { people } from '../people/openapi.js';
+import { audit } from '../audit/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -22,6 +23,7 @@ const fragments: OpenApiFragment[] = [
   webhooks,
   edge,
   people,
+  audit,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
