@@ -74,6 +74,8 @@ const envSchema = z.object({
   INGEST_BODY_LIMIT_BYTES: intFrom(64 * 1_048_576, 1024),
   UPLOAD_LIMIT_BYTES: intFrom(512 * 1_048_576, 1024),
   TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
+  SMTP_URL: optionalString,
+  MAIL_FROM: optionalString,
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
   SHUTDOWN_READINESS_DELAY_MS: intFrom(5000, 0, 600_000),
   SEED_DEMO: boolFrom(true),
@@ -146,6 +148,10 @@ export interface Config {
   imageTransformShareMs: number;
   limits: { bodyBytes: number; ingestBodyBytes: number; uploadBytes: number; ingestMaxPendingBatches: number };
   tokenCacheTtlMs: number;
+  /** Outgoing mail (invitations, password resets): an smtp:// or smtps:// URL; unset, no mail is sent. */
+  smtpUrl?: string;
+  /** The From of Folio's mail. */
+  mailFrom: string;
   shutdownTimeoutMs: number;
   /**
    * After SIGTERM, how long an HTTP process keeps serving with `/readyz` failing before it stops
@@ -238,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingestMaxPendingBatches: e.INGEST_MAX_PENDING_BATCHES,
     },
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? 'Folio <folio@localhost>',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownReadinessDelayMs: e.SHUTDOWN_READINESS_DELAY_MS,
     healthPort: e.HEALTH_PORT || undefined,

@@ -17,9 +17,12 @@ import { createDayVisitors, type DayVisitors } from './analytics/day-visitors.js
 import { createEntryTrafficReader, type EntryTrafficReader } from './analytics/entry-traffic-reader.js';
 import { createEventBus, type EventBus } from './adapters/bus/index.js';
 import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index.js';
-import { createTokenVerifier, type TokenVerifier } from './tenancy/authenticate.js';
+import { createTokenVerifier } from './tenancy/authenticate.js';
 import { createSuspensions, type Suspensions } from './tenancy/suspensions.js';
 import { createTokenUsage, type TokenUsage } from './tenancy/token-usage.js';
+import { withSessions, type SessionAwareVerifier } from './people/session-verifier.js';
+import { createMailer, type Mailer } from './adapters/mail/index.js';
+import { auditSettings, type AuditActor } from './audit/audit-actor.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
@@ -40,11 +43,14 @@ export interface Services {
   analytics: AnalyticsStore;
   bus: EventBus;
   rateLimiter: RateLimiter;
-  auth: TokenVerifier;
+  /** API tokens and members' sessions. */
+  auth: SessionAwareVerifier;
   /** When tokens were last used, written in batches (at most once a minute per token). */
   tokenUsage: TokenUsage;
   /** The suspended organizations, refused at every door (re-read every 2 s and on the bus). */
   suspensions: Suspensions;
+  /** Invitations and password resets by email (SMTP_URL); disabled without it. */
+  mailer: Mailer;
   metrics: Metrics;
   secrets: Secrets;
   /** The platform operator's token; undefined closes the admin API. */
@@ -75,8 +81,11 @@ export interface Services {
   webhookSender: WebhookSender;
   /** This process's claims and records of webhook attempts, many to a statement under load. */
   webhookLedger: DeliveryLedger;
-  /** Runs a request's work as its token: the transactions it opens record the token (`folio.actor`). */
-  actor: AsyncLocalStorage<string>;
+  /**
+   * Runs a request's work as its actor (token or member): the transactions it opens record it
+   * (`folio.actor…` settings), which the version history and the audit log keep.
+   */
+  actor: AsyncLocalStorage<AuditActor>;
   /** GraphQL documents sent by id: automatic persisted queries and registered documents. */
   documents: DocumentStore;
   /** Publicly cacheable URLs served, by surrogate key, for generic purge targets. */
@@ -99,12 +108,12 @@ export interface ServiceOptions {
  */
 export async function createServices(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Services> {
   const ns = options.namespace ? `${options.namespace}:` : '';
-  // The token on whose behalf this part of the program writes (a REST request's): every
-  // transaction records it in `folio.actor`, which the version-history triggers keep.
-  const actor = new AsyncLocalStorage<string>();
+  // The token or member on whose behalf this part of the program writes (a REST request's): every
+  // transaction records it in `folio.actor…`, which the version-history triggers and the audit log keep.
+  const actor = new AsyncLocalStorage<AuditActor>();
   const transactionSettings = () => {
-    const tokenId = actor.getStore();
-    return tokenId === undefined ? undefined : { 'folio.actor': tokenId };
+    const current = actor.getStore();
+    return current === undefined ? undefined : auditSettings(current);
   };
   const db = await createDb(config, { transactionSettings, inMemory: options.inMemoryDb && !config.databaseUrl });
   const migrations = await migratePostgres(db);
@@ -141,9 +150,10 @@ export async function createServices(config: Config, logger: Logger, options: Se
     analytics,
     bus,
     rateLimiter,
-    auth: createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures, usage: tokenUsage }),
+    auth: withSessions(createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures, usage: tokenUsage }), { db, bus, ttlMs: config.tokenCacheTtlMs }),
     tokenUsage,
     suspensions,
+    mailer: createMailer(config),
     metrics,
     secrets,
     adminToken: admin.token,
@@ -183,6 +193,7 @@ export async function closeServices(s: Services): Promise<void> {
     ['edgeUrls', () => s.edgeUrls.close()],
     ['queue', () => s.queue.close()],
     ['webhookSender', async () => s.webhookSender.close()],
+    ['mailer', async () => s.mailer.close()],
     ['rateLimiter', () => s.rateLimiter.close()],
     ['bus', () => s.bus.close()],
     ['analytics', () => s.analytics.close()],

@@ -17,6 +17,16 @@ export interface OrgSchema {
   limits: GraphqlLimits;
   /** Depth / alias / directive rules for this org's limits, built once with the schema. */
   rules: ValidationRule[];
+  /** A role's view of the schema (its readable models, without its hidden fields): the view's key; absent for the whole schema. */
+  view?: string;
+}
+
+/** What a role sees of the models: which it may read, and which fields it may not. */
+export interface ModelView {
+  /** Identifies the view (the same view → the same built schema). */
+  key: string;
+  readable(model: string): boolean;
+  hidden(model: string): readonly string[];
 }
 
 export interface SchemaCacheOptions {
@@ -49,6 +59,8 @@ export class SchemaCache {
   /** Highest schema version announced per org: a build that read an older one is not kept. */
   private readonly announced = new Map<string, number>();
   private readonly unsubscribe: () => void;
+  /** Roles' views, by org, schema version and view; `schema` is the whole schema they were made from. */
+  private readonly views = new LRUCache<string, { schema: GraphQLSchema; value: OrgSchema }>({ max: 200 });
 
   constructor(private readonly options: SchemaCacheOptions) {
     this.lru = new LRUCache({ max: options.max ?? 200 });
@@ -69,6 +81,23 @@ export class SchemaCache {
       this.inflight.set(orgId, pending);
     }
     return pending;
+  }
+
+  /**
+   * The org's schema as `view` sees it: models it may not read are absent, and so are hidden
+   * fields (querying or filtering by one is a validation error). Built once per schema version
+   * and view, then shared.
+   */
+  view(org: OrgSchema, view: ModelView): OrgSchema {
+    const key = `${org.orgId}:${org.schemaVersion}:${view.key}`;
+    const cached = this.views.get(key);
+    if (cached && cached.schema === org.schema) return cached.value;
+    const models = org.models.list
+      .filter((m) => view.readable(m.alias))
+      .map((m) => ({ ...m, fields: m.fields.filter((f) => !view.hidden(m.alias).includes(f.alias)) }));
+    const value: OrgSchema = { ...org, schema: buildDeliverySchema(models, org.models.locales), models: orgModels(models, org.models.locales), view: view.key };
+    this.views.set(key, { schema: org.schema, value });
+    return value;
   }
 
   close(): void {

@@ -53,14 +53,14 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       const ctx = args.contextValue as { request: Request; params?: { query?: string }; reads?: ReadSet };
       const state = options.states.get(ctx.request);
       if (!state) return;
-      const keyOf = () => hashed([state.identity.orgId, state.org.schemaVersion, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
+      const keyOf = () => hashed([state.identity.orgId, state.org.schemaVersion, state.org.view ?? null, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
       let base: string;
       if (args.variableValues == null && args.schema === state.org.schema && namesAnOperation(args.document, args.operationName)) {
         let byDocument = fixedKeys.get(args.schema);
         if (!byDocument) fixedKeys.set(args.schema, (byDocument = new WeakMap()));
         let byScope = byDocument.get(args.document);
         if (!byScope) byDocument.set(args.document, (byScope = new Map()));
-        const which = `${state.scope}\n${args.operationName ?? ''}`;
+        const which = `${state.scope}\n${state.org.view ?? ''}\n${args.operationName ?? ''}`;
         const known = byScope.get(which);
         base = known ?? keyOf();
         if (known === undefined) byScope.set(which, base);

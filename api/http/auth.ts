@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Passport } from 'passport';
 import { Strategy as BearerStrategy } from 'passport-http-bearer';
 import { timingSafeEqual, createHash } from 'node:crypto';
@@ -7,6 +7,15 @@ import type { Services } from '../../shared/services.js';
 import type { TenantContext } from '../../shared/tenancy/context.js';
 import type { Scope } from '../../shared/tenancy/scopes.js';
 import { admitToken, bearerTokenOf, type Admitted } from '../../shared/tenancy/authenticate.js';
+import { isCsrfTokenOf } from '../../shared/people/csrf.js';
+import { changedNamesOf } from '../../shared/audit/audit-actor.js';
+import { authorize, policyActorOf } from '../../shared/people/policy.js';
+import { authorizeRequest, shapesReads } from '../../shared/people/request-policy.js';
+import { shapeEntryResult } from '../../shared/people/read-shaping.js';
+import type { SettingsArea } from '../../shared/people/roles.js';
+import { CSRF_HEADER, SESSION_COOKIE, cookieOf } from './people/session-cookie.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Authentication is passport with the HTTP bearer strategy. Tokens are accepted only in the
@@ -35,7 +44,7 @@ export function createAuthenticator(services: Services) {
     // parses, so "Bearer  <token>" and "bearer <token>" work here as they do on /graphql.
     let token: string;
     try {
-      token = bearerTokenOf(req.headers.authorization);
+      token = credentialOfRequest(req);
     } catch (err) {
       return next(err);
     }
@@ -45,13 +54,60 @@ export function createAuthenticator(services: Services) {
       if (!admitted) return next(status === 400 ? invalidToken('The Authorization header must be "Bearer <token>".') : unauthenticated());
       for (const [name, value] of Object.entries(admitted.rateHeaders)) res.setHeader(name, value);
       req.tenant = { ...admitted.identity, requestId: req.requestId };
-      // what this request writes is recorded as this token's (the version history's author)
-      services.actor.run(admitted.identity.tokenId, next);
+      // what this request writes is recorded as this token's or member's (the version history, the audit log)
+      const member = admitted.identity.member;
+      services.actor.run(
+        {
+          type: member ? 'member' : 'token',
+          id: member ? member.id : admitted.identity.tokenId,
+          name: member ? member.email : '',
+          requestId: req.requestId,
+          clientAddress: services.clientAddress(req),
+          userAgent: req.headers['user-agent'],
+          changes: SAFE_METHODS.has(req.method) ? undefined : changedNamesOf(req.body),
+        },
+        next,
+      );
     })(req, res, next);
+  };
+
+  /**
+   * The bearer token of the Authorization header; without one, the session cookie — and then a
+   * write must carry the session's CSRF token in X-CSRF-Token (403 otherwise), since a browser
+   * sends the cookie with requests other sites make it send.
+   */
+  const credentialOfRequest = (req: Request): string => {
+    const session = req.headers.authorization === undefined ? cookieOf(req, SESSION_COOKIE) : undefined;
+    if (session === undefined) return bearerTokenOf(req.headers.authorization);
+    if (!SAFE_METHODS.has(req.method)) {
+      const given = req.headers[CSRF_HEADER];
+      if (!isCsrfTokenOf(services.secrets.signing, session, typeof given === 'string' ? given : undefined)) {
+        throw forbidden('A write authenticated by the session cookie must carry the X-CSRF-Token header (the csrfToken of sign-in, also in the folio_csrf cookie).');
+      }
+    }
+    return session;
+  };
+
+  /** The member's role on this request (403 when refused), and their view of the entries it answers. */
+  const enforceRole = async (req: Request, res: Response): Promise<void> => {
+    const actor = policyActorOf(req.tenant!);
+    await authorizeRequest(services.db, req.tenant!.orgId, actor, { method: req.method, path: req.path, body: req.body });
+    if (!req.path.startsWith('/management/v1/entries') || !shapesReads(actor)) return;
+    const json = res.json.bind(res);
+    res.json = (body: { result?: unknown } | null) => {
+      if (!body || res.statusCode >= 400 || !('result' in body)) return json(body);
+      const shaped = shapeEntryResult(actor, body.result);
+      if (shaped === 'refused') {
+        res.status(403);
+        return json({ success: false, errors: ['Your role may not read entries of this model.'], messages: [], result: null, resultInfo: null });
+      }
+      return json({ ...body, result: shaped.result });
+    };
   };
 
   return {
     authenticate,
+    enforceRole,
     /** Platform operator routes: the PLATFORM_ADMIN_TOKEN. */
     requireAdmin: requireOperatorToken(() => services.adminToken, {
       closed: 'The admin API is disabled: set PLATFORM_ADMIN_TOKEN (32+ characters) to enable it.',
@@ -103,10 +159,40 @@ export function requireScope(scope: Scope): RequestHandler {
     authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (!req.tenant!.scopes.includes(scope)) return next(forbidden(`This token lacks the "${scope}" scope.`));
-      next();
+      if (!req.tenant!.member) return next();
+      // a member: the one policy decides this request, and shapes the entries it answers
+      authenticatorOf(req).enforceRole(req, res).then(() => next(), next);
     });
   };
 }
+
+/**
+ * A settings area of the management API (members, tokens, webhooks, models, analytics): a token
+ * with the manage scope, or a member whose role covers the area; 403 otherwise.
+ */
+export function requireArea(area: SettingsArea): RequestHandler {
+  const manage = requireScope('manage');
+  return (req, res, next) => {
+    manage(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      try {
+        authorize(policyActorOf(req.tenant!), { kind: 'settings', area });
+        next();
+      } catch (refused) {
+        next(refused);
+      }
+    });
+  };
+}
+
+/** Routes of a member's own account (`/auth/me`, sessions): a session, by bearer or cookie; 403 for API tokens. */
+export const requireMember: RequestHandler = (req, res, next) => {
+  authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
+    if (err) return next(err);
+    if (!req.tenant!.member) return next(forbidden("This route is a member's: sign in (POST /auth/sign-in) and use the session, not an API token."));
+    next();
+  });
+};
 
 /** Platform operator routes (`/admin/v1`). */
 export const requireAdmin: RequestHandler = (req, res, next) => authenticatorOf(req).requireAdmin(req, res, next);

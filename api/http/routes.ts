@@ -23,6 +23,9 @@ import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
 import { tokenRoutes } from './platform/tokens.js';
 import { webhookRoutes } from './webhooks/index.js';
+import { authRoutes } from './people/auth-routes.js';
+import { memberRoutes } from './people/member-routes.js';
+import { auditRoutes } from './audit/index.js';
 
 // The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
 // contributes one line here.
@@ -50,6 +53,9 @@ export function jsonRoutes(services: Services): Router[] {
     organizationRoutes(services),
     organizationAdminRoutes(services),
     tokenRoutes(services),
+    authRoutes(services),
+    memberRoutes(services),
+    auditRoutes(services),
     allowedOriginRoutes(services),
     siteRoutes(services),
     projectRoutes(services),

@@ -11,8 +11,11 @@ export interface VersionSummary {
   status: string;
   title: string | null;
   savedAt: Date;
-  /** The token whose request saved it (its id and name); null for the scheduler's changes. */
-  savedBy: { tokenId: string; name: string | null } | null;
+  /**
+   * Who saved it: the member (id, email) or the token (id, name) of the request; null for the
+   * scheduler's changes. `tokenId` is kept for clients of the token-only answer.
+   */
+  savedBy: { type: 'member' | 'token'; id: string; name: string | null; tokenId?: string } | null;
 }
 
 export interface StoredVersion extends VersionSummary {
@@ -32,6 +35,7 @@ interface Row {
   title: string | null;
   saved_at: Date;
   saved_by: string | null;
+  saved_by_type: 'member' | 'token' | null;
   saved_by_name: string | null;
   model_alias: string;
   site_id: string;
@@ -42,10 +46,16 @@ interface Row {
   locales: LocaleValues | null;
 }
 
-const savedByOf = (r: Pick<Row, 'saved_by' | 'saved_by_name'>) => (r.saved_by === null ? null : { tokenId: r.saved_by, name: r.saved_by_name });
+const savedByOf = (r: Pick<Row, 'saved_by' | 'saved_by_type' | 'saved_by_name'>): VersionSummary['savedBy'] => {
+  if (r.saved_by === null) return null;
+  if (r.saved_by_type === 'member') return { type: 'member', id: r.saved_by, name: r.saved_by_name };
+  return { type: 'token', id: r.saved_by, name: r.saved_by_name, tokenId: r.saved_by };
+};
 
-/** The token of a version, named (a token of the org; revoked ones keep their name). */
-const SAVED_BY = `v.saved_by, (SELECT t.name FROM tokens t WHERE t.id = v.saved_by AND t.org_id = v.org_id) AS saved_by_name`;
+/** Who saved a version, named: a member by their email, a token of the org by its name (revoked ones keep it). */
+const SAVED_BY = `v.saved_by, v.saved_by_type, CASE WHEN v.saved_by_type = 'member'
+  THEN (SELECT p.email FROM people p WHERE p.id = v.saved_by)
+  ELSE (SELECT t.name FROM tokens t WHERE t.id = v.saved_by AND t.org_id = v.org_id) END AS saved_by_name`;
 
 /** An entry's versions, newest first. */
 export async function listVersions(db: Queryable, orgId: string, entryId: string, page: { offset: number; limit: number }) {

@@ -1,3 +1,4 @@
+import type { MemberIdentity } from '../people/session-repository.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: resolved once from the bearer token by the auth middleware. */
@@ -12,6 +13,8 @@ export interface TokenIdentity {
   allowedOrigins: string[] | null;
   /** The organization's delivery settings: HTTP caching of GraphQL GETs, trusted documents. */
   delivery: DeliverySettings;
+  /** A member signed in (a session, whose id is `tokenId`), acting under their role; absent for API tokens. */
+  member?: MemberIdentity;
 }
 
 export interface DeliverySettings {

@@ -125,6 +125,12 @@ describe('README examples', () => {
     expect(run.stdout.trim()).toBe('[["Hello",3],["Second",1]]');
   }, 90_000);
 
+  it('people: invite an author and an editor, the author\'s publish is 403, the editor\'s works, the audit log names both', async () => {
+    const run = await runBlock('people');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual(['DRAFT', '403', 'PUBLISHED', '[["entry.published","eve@example.com"],["entry.created","ann@example.com"]]']);
+  }, 90_000);
+
   it('the webhook receiver verifies both signed deliveries, and the log shows them delivered', async () => {
     const run = await runBlock('webhooks');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -96,9 +96,9 @@ describe('entry versions', () => {
     const list = (await m('/entries/s1/versions')).body.result as { status: string; savedBy: { tokenId: string; name: string } | null }[];
     expect(list.map((v) => [v.status, v.savedBy])).toEqual([
       ['PUBLISHED', null],
-      ['SCHEDULED', { tokenId: editor.id, name: 'editor' }],
-      ['DRAFT', { tokenId: editor.id, name: 'editor' }],
-      ['DRAFT', { tokenId: initial.id, name: 'initial manage token' }],
+      ['SCHEDULED', { type: 'token', id: editor.id, tokenId: editor.id, name: 'editor' }],
+      ['DRAFT', { type: 'token', id: editor.id, tokenId: editor.id, name: 'editor' }],
+      ['DRAFT', { type: 'token', id: initial.id, tokenId: initial.id, name: 'initial manage token' }],
     ]);
     const [published] = list;
     expect((await m(`/entries/s1/versions/${(await m('/entries/s1')).body.result.versionId}`)).body.result.savedBy).toBe(published.savedBy);

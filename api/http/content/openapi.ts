@@ -38,8 +38,13 @@ export const content: OpenApiFragment = {
         savedAt: { type: 'string', format: 'date-time' },
         savedBy: {
           type: ['object', 'null'],
-          properties: { tokenId: { type: 'string' }, name: { type: ['string', 'null'] } },
-          description: "The token whose request saved it; null for the scheduler's publications and unpublications",
+          properties: {
+            type: { type: 'string', enum: ['member', 'token'] },
+            id: { type: 'string' },
+            name: { type: ['string', 'null'], description: "The member's email or the token's name" },
+            tokenId: { type: 'string', description: 'The token (type "token" only)' },
+          },
+          description: "The member or token whose request saved it; null for the scheduler's publications and unpublications",
         },
         current: { type: 'boolean', description: "The entry's current (preview) version" },
       },

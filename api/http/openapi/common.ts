@@ -3,11 +3,12 @@ import type { Scope } from '../../../shared/tenancy/scopes.js';
 
 /**
  * One operation. `x-scope` is required: the token scope the route demands, `admin` for the
- * platform token, `metrics` for the METRICS_TOKEN, or `public` (then also `security: []`). The auth test walks every operation of
+ * platform token, `metrics` for the METRICS_TOKEN, `member` for a member's session (bearer or
+ * cookie; API tokens get 403), or `public` (then also `security: []`). The auth test walks every operation of
  * the document with it, so a route listed here is tested for 401/403/404 automatically.
  */
 export interface OpenApiOperation {
-  'x-scope': Scope | 'admin' | 'metrics' | 'public';
+  'x-scope': Scope | 'admin' | 'metrics' | 'public' | 'member';
   summary: string;
   [key: string]: unknown;
 }
@@ -16,6 +17,7 @@ export interface OpenApiOperation {
 export interface OpenApiFragment {
   paths: Record<string, Partial<Record<'get' | 'post' | 'put' | 'patch' | 'delete' | 'head', OpenApiOperation>>>;
   schemas?: Record<string, unknown>;
+  securitySchemes?: Record<string, unknown>;
 }
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -10,6 +10,8 @@ import { platform } from '../platform/openapi.js';
 import { organizationAdmin } from '../platform/organization-admin-openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
+import { people } from '../people/openapi.js';
+import { audit } from '../audit/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -22,6 +24,8 @@ const fragments: OpenApiFragment[] = [
   ingest,
   webhooks,
   edge,
+  people,
+  audit,
 ];
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
@@ -49,6 +53,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       },
     },
   };
+  const securitySchemes: Record<string, unknown> = { bearerAuth: { type: 'http', scheme: 'bearer' } };
   const operationIds = new Set<string>();
   for (const f of fragments) {
     for (const [p, ops] of Object.entries(f.paths)) {
@@ -64,6 +69,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       paths[p] = { ...(paths[p] as object | undefined), ...named };
     }
     Object.assign(schemas, f.schemas ?? {});
+    Object.assign(securitySchemes, f.securitySchemes ?? {});
   }
   return {
     openapi: '3.1.0',
@@ -75,7 +81,7 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } }, schemas },
+    components: { securitySchemes, schemas },
     paths,
   };
 }

@@ -4,6 +4,8 @@
 export interface BusMessages {
   'schema-changed': { orgId: string; schemaVersion: number };
   'token-revoked': { tokenId: string; hash: string };
+  /** A member's session was revoked (signed out, revoked from the list, password reset). */
+  'session-revoked': { sessionId: string; hash: string };
   /** An organization was suspended, resumed or marked for deletion: re-read the suspended ones. */
   'organization-suspended': { orgId: string };
   'content-changed': { orgId: string; contentVersion: number };

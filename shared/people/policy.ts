@@ -1,0 +1,125 @@
+import { forbidden } from '../errors/index.js';
+import type { Scope } from '../tenancy/scopes.js';
+import { BUILT_IN_RULES, type AssetAction, type ModelAction, type ModelRules, type RoleRules, type SettingsArea } from './roles.js';
+
+/**
+ * The one policy: `can(actor, action, subject)` for every door (REST, GraphQL preview, import,
+ * export, the CLI — which speaks REST). The repository layer still scopes every query by
+ * organization; the policy only narrows within it.
+ *
+ * An API token's scopes are built-in roles: `manage` acts as admin, so every existing token keeps
+ * doing what it did; a member acts under the rules of their membership's role.
+ */
+
+/** Who acts: a token (by its scopes) or a member (by their role's rules). */
+export interface PolicyActor {
+  scopes: readonly Scope[];
+  /** A member's role; absent for API tokens. */
+  rules?: RoleRules;
+  /** The member's id, for "own entries only". */
+  memberId?: string;
+}
+
+export type Subject =
+  | { kind: 'entry'; action: ModelAction; model: string; /** Who created the entry (member id), for ownEntriesOnly. */ createdBy?: string | null }
+  | { kind: 'asset'; action: AssetAction }
+  | { kind: 'settings'; area: SettingsArea }
+  | { kind: 'locale'; locale: string };
+
+const NOTHING: RoleRules = BUILT_IN_RULES.analyst;
+
+/** The rules an actor acts under. */
+export function rulesOf(actor: PolicyActor): RoleRules {
+  if (actor.rules) return actor.rules;
+  if (actor.scopes.includes('manage')) return BUILT_IN_RULES.admin;
+  if (actor.scopes.includes('preview')) return BUILT_IN_RULES.viewer;
+  return NOTHING;
+}
+
+/** The rules of one model: its own entry, else `*`, else nothing. */
+export function modelRules(rules: RoleRules, model: string): ModelRules | null {
+  return rules.models[model] ?? rules.models['*'] ?? null;
+}
+
+export function can(actor: PolicyActor, subject: Subject): boolean {
+  const rules = rulesOf(actor);
+  switch (subject.kind) {
+    case 'entry': {
+      const m = modelRules(rules, subject.model);
+      if (!m || !m[subject.action]) return false;
+      if (m.ownEntriesOnly && subject.action !== 'read' && subject.action !== 'create') {
+        return actor.memberId !== undefined && subject.createdBy === actor.memberId;
+      }
+      return true;
+    }
+    case 'asset':
+      return rules.assets[subject.action];
+    case 'settings':
+      return rules.settings.includes(subject.area);
+    case 'locale':
+      return rules.locales === null || rules.locales.includes(subject.locale);
+  }
+}
+
+const describe = (s: Subject): string => {
+  switch (s.kind) {
+    case 'entry':
+      return `${s.action} entries of the model "${s.model}"`;
+    case 'asset':
+      return `${s.action} assets`;
+    case 'settings':
+      return `change ${s.area}`;
+    case 'locale':
+      return `write the locale "${s.locale}"`;
+  }
+};
+
+/** `can`, or the 403 saying what the role may not do. */
+export function authorize(actor: PolicyActor, subject: Subject): void {
+  if (can(actor, subject)) return;
+  const ownOnly = subject.kind === 'entry' && modelRules(rulesOf(actor), subject.model)?.[subject.action] === true;
+  throw forbidden(`Your role may not ${describe(subject)}${ownOnly ? ' other than its own' : ''}.`);
+}
+
+/** Fields of `model` this actor never sees. */
+export function hiddenFields(actor: PolicyActor, model: string): readonly string[] {
+  if (!actor.rules) return [];
+  return modelRules(actor.rules, model)?.hiddenFields ?? [];
+}
+
+/**
+ * Refuses a write of `fields` (default locale) and `locales` (other locales) that touches a field
+ * hidden or read-only to the actor, or a locale the role may not write.
+ */
+export function authorizeFieldWrite(
+  actor: PolicyActor,
+  model: string,
+  write: { fields?: Record<string, unknown>; locales?: Record<string, Record<string, unknown> | null>; defaultLocale: string },
+): void {
+  if (!actor.rules) return;
+  const m = modelRules(actor.rules, model);
+  const locked = new Set([...(m?.hiddenFields ?? []), ...(m?.readOnlyFields ?? [])]);
+  const touched = [...Object.keys(write.fields ?? {}), ...Object.values(write.locales ?? {}).flatMap((v) => Object.keys(v ?? {}))];
+  const refused = [...new Set(touched.filter((f) => locked.has(f)))];
+  if (refused.length > 0) throw forbidden(`Your role may not write the field(s) ${refused.map((f) => `"${f}"`).join(', ')} of the model "${model}".`);
+  if (write.fields && Object.keys(write.fields).length > 0) authorize(actor, { kind: 'locale', locale: write.defaultLocale });
+  for (const locale of Object.keys(write.locales ?? {})) authorize(actor, { kind: 'locale', locale });
+}
+
+/** A copy of an entry's `fields` (and `locales` values) without the fields hidden from the actor. */
+export function withoutHidden<T extends { model?: string; fields?: Record<string, unknown>; locales?: Record<string, Record<string, unknown> | null> }>(actor: PolicyActor, entry: T): T {
+  if (!actor.rules || entry.model === undefined) return entry;
+  const hidden = hiddenFields(actor, entry.model);
+  if (hidden.length === 0) return entry;
+  const strip = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !hidden.includes(k)));
+  return {
+    ...entry,
+    ...(entry.fields ? { fields: strip(entry.fields) } : {}),
+    ...(entry.locales ? { locales: Object.fromEntries(Object.entries(entry.locales).map(([l, v]) => [l, v ? strip(v) : v])) } : {}),
+  };
+}
+
+/** The policy's view of an authenticated caller (a token, or a member's session). */
+export function policyActorOf(identity: { scopes: readonly Scope[]; member?: { id: string; rules: RoleRules } }): PolicyActor {
+  return identity.member ? { scopes: identity.scopes, rules: identity.member.rules, memberId: identity.member.id } : { scopes: identity.scopes };
+}
