@@ -17,6 +17,7 @@ import { contentEvents } from './entry-events.js';
 import { recordEntryEvents, recordImportedEntries } from '../events/record-events.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
 import { reserveUniqueValues } from './validations/unique-values.js';
+import { entrySearch } from './search-words.js';
 
 const invalid = (problems: string[]) => unprocessable('The entry is invalid.', problems);
 
@@ -296,12 +297,13 @@ export async function getEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id:
 export async function listEntries(
   deps: Pick<ContentDeps, 'db'>,
   orgId: string,
-  filter: EntryListFilter & { locale?: string },
+  filter: Omit<EntryListFilter, 'search'> & { locale?: string; search?: string },
   page: { offset: number; limit: number },
 ) {
-  const { locale, ...rest } = filter;
+  const { locale, search, ...rest } = filter;
   const inLocale = locale === undefined ? null : await localeReader(deps.db, orgId, locale);
-  const { items, total } = await listEntryRows(deps.db, orgId, rest, page);
+  const words = search === undefined ? undefined : entrySearch(search, locale, orgLocales(await findLocales(deps.db, orgId)))!;
+  const { items, total } = await listEntryRows(deps.db, orgId, { ...rest, ...(words ? { search: words } : {}) }, page);
   return {
     items: items.map(({ row, publishedVersionId }): EntryView => {
       const view = { ...entryView(row, null), publishedVersionId };

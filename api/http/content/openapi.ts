@@ -227,6 +227,12 @@ export const content: OpenApiFragment = {
           { name: 'status', in: 'query', schema: { type: 'string', enum: [...ENTRY_STATUSES] } },
           { name: 'updatedSince', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Changed at or after this instant' },
           {
+            name: 'search',
+            in: 'query',
+            schema: { type: 'string', maxLength: 500 },
+            description: "Words to find in the entries' text fields (text, richtext, tag) read in `locale` (else the default), stemmed for its language; drafts included; the most relevant first",
+          },
+          {
             name: 'locale',
             in: 'query',
             schema: { type: 'string' },
