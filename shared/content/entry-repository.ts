@@ -240,7 +240,7 @@ export async function listEntryRows(db: Queryable, orgId: string, filter: EntryL
   let order = 'e.seq';
   if (filter.search) {
     // the same condition and rank as a GraphQL collection's search (see delivery/search-sql.ts)
-    const query = `websearch_to_tsquery(folio_ts_config($${params.push(filter.search.config)}::text), $${params.push(filter.search.text)}::text)`;
+    const query = `websearch_to_tsquery((SELECT folio_ts_config($${params.push(filter.search.config)}::text)), $${params.push(filter.search.text)}::text)`;
     const locale = `$${params.push(filter.search.locale)}`;
     where.push(`EXISTS (SELECT 1 FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale} AND s.vector @@ ${query})`);
     order = `(SELECT ts_rank(s.vector, ${query}) FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale}) DESC, e.seq`;

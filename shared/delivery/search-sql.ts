@@ -11,7 +11,9 @@ export { entrySearch, type EntrySearch } from '../content/search-words.js';
  */
 export function searchSql(s: EntrySearch, e: string, params: SqlParams): { where: string; rank: string } {
   const locale = params.add(s.locale);
-  const query = `websearch_to_tsquery(folio_ts_config(${params.add(s.config)}::text), ${params.add(s.text)}::text)`;
+  // the configuration in a scalar subquery: evaluated once per statement (an init plan), so the
+  // query is a constant the GIN index scan can take, not a function call per row
+  const query = `websearch_to_tsquery((SELECT folio_ts_config(${params.add(s.config)}::text)), ${params.add(s.text)}::text)`;
   return {
     where: `EXISTS (SELECT 1 FROM entry_search s WHERE s.row_id = ${e}.row_id AND s.locale = ${locale} AND s.vector @@ ${query})`,
     rank: `(SELECT ts_rank(s.vector, ${query})::numeric FROM entry_search s WHERE s.row_id = ${e}.row_id AND s.locale = ${locale})`,

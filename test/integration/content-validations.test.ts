@@ -74,6 +74,13 @@ describe('validations in a model definition', () => {
     expect((await m('/models/bad')).status).toBe(404);
   });
 
+  it('travel in the export, so an import restores them', async () => {
+    const res = await fetch(`${t.baseUrl}/management/v1/export`, { headers: { authorization: `Bearer ${org.manageToken}` } });
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; alias?: string; fields?: { alias: string; validations?: unknown }[] });
+    const model = lines.find((l) => l.type === 'model' && l.alias === 'product')!;
+    expect(model.fields!.find((f) => f.alias === 'sku')!.validations).toEqual([{ unique: true }, { pattern: { regex: '^[A-Z]{3}-\\d{3}$', message: 'must look like ABC-123' } }]);
+  });
+
   it('are described in the GraphQL schema', async () => {
     const res = await t.json('/graphql', { token: delivery, body: { query: '{ __type(name: "Product") { fields { name description } } }' } });
     const fields = res.body.data.__type.fields as { name: string; description: string | null }[];
