@@ -16,6 +16,8 @@ import { bumpContentVersion } from './org-versions.js';
 import { contentEvents } from './entry-events.js';
 import { recordEntryEvents, recordImportedEntries } from '../events/record-events.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
+import { reserveUniqueValues } from './validations/unique-values.js';
+import { entrySearch } from './search-words.js';
 
 const invalid = (problems: string[]) => unprocessable('The entry is invalid.', problems);
 
@@ -99,6 +101,8 @@ async function insertNew(tx: Queryable, orgId: string, id: string, model: Stored
   const dates = inputDates(input, problems);
   if (problems.length > 0) throw invalid(problems);
   const content = await prepareOne(tx, orgId, model, id, { fields: input.fields, locales: input.locales, labels: input.labels ?? [], siteId: input.siteId });
+  const [taken] = await reserveUniqueValues(tx, orgId, [{ entryId: id, model, fields: content.fields, locales: content.locales }]);
+  if (taken.length > 0) throw invalid(taken);
   const row = newEntryRow(id, model, input, content, { now, ...dates });
   const { rowId, seq } = (await insertEntryRows(tx, orgId, [row])).get(id)!;
   await insertEdges(tx, orgId, content.edges.map((e) => ({ ...e, rowId, sourceId: id })));
@@ -165,9 +169,17 @@ export async function putEntries(
     const known = new Map(replacing.map((r) => [r.rows.preview.id, r.model.alias]));
     const prepared = await prepareEntries(tx, orgId, replacing.map((r) => ({ model: r.model, fields: r.input.fields, locales: r.input.locales, labels: r.input.labels ?? [], siteId: r.input.siteId })), known);
     const plans: { at: number; plan: ContentPlan }[] = [];
+    const valid = replacing.flatMap((r, i) => {
+      const p = prepared[i];
+      return 'ok' in p ? [{ entryId: r.rows.preview.id, model: r.model, fields: p.ok.fields, locales: p.ok.locales }] : [];
+    });
+    const taken = await reserveUniqueValues(tx, orgId, valid);
+    const takenOf = new Map(valid.map((v, i) => [v.entryId, taken[i]]));
     replacing.forEach((r, i) => {
       const p = prepared[i];
+      const unique = takenOf.get(r.rows.preview.id) ?? [];
       if ('problems' in p) outcomes[r.at] = { error: invalid(p.problems) };
+      else if (unique.length > 0) outcomes[r.at] = { error: invalid(unique) };
       else {
         // a replacement that publishes takes the given publication time, as a creation does (an export's lines carry it)
         const problems: string[] = [];
@@ -231,6 +243,8 @@ export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, i
     // locales merge per locale and alias, as fields do per alias
     const locales = patch.locales !== undefined ? mergeLocaleValues(p.locales, patch.locales) : p.locales;
     const content = await prepareOne(tx, orgId, model, id, { fields, locales: keptLocales(model, locales), labels, siteId });
+    const [taken] = await reserveUniqueValues(tx, orgId, [{ entryId: id, model, fields: content.fields, locales: content.locales }]);
+    if (taken.length > 0) throw invalid(taken);
     const next = await writeContent(tx, orgId, current, {
       ...content,
       siteId,
@@ -283,12 +297,13 @@ export async function getEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id:
 export async function listEntries(
   deps: Pick<ContentDeps, 'db'>,
   orgId: string,
-  filter: EntryListFilter & { locale?: string },
+  filter: Omit<EntryListFilter, 'search'> & { locale?: string; search?: string },
   page: { offset: number; limit: number },
 ) {
-  const { locale, ...rest } = filter;
+  const { locale, search, ...rest } = filter;
   const inLocale = locale === undefined ? null : await localeReader(deps.db, orgId, locale);
-  const { items, total } = await listEntryRows(deps.db, orgId, rest, page);
+  const words = search === undefined ? undefined : entrySearch(search, locale, orgLocales(await findLocales(deps.db, orgId)))!;
+  const { items, total } = await listEntryRows(deps.db, orgId, { ...rest, ...(words ? { search: words } : {}) }, page);
   return {
     items: items.map(({ row, publishedVersionId }): EntryView => {
       const view = { ...entryView(row, null), publishedVersionId };

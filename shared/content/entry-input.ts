@@ -73,4 +73,6 @@ export const entryListQuerySchema = z.object({
     .optional(),
   /** Show each entry's fields as read in this locale (with its fallbacks). */
   locale: z.string().min(1).max(40).optional(),
+  /** Words to find in the entries' text fields (read in `locale`, else the default), the most relevant first. */
+  search: z.string().trim().min(1).max(500).optional(),
 });

@@ -9,6 +9,7 @@ import { publish, retire, schedule, unpublish, type EntryRows } from './entry-tr
 import { entryView, type EntryView } from './entry-view.js';
 import { bumpContentVersion } from './org-versions.js';
 import { isProblem, normalizeDateTime } from './scalars.js';
+import { releaseUniqueValues } from './validations/unique-values.js';
 
 export type Transition = 'publish' | 'unpublish' | 'archive' | 'delete';
 
@@ -28,6 +29,8 @@ export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: stri
     if (transition === 'publish') next = await publish(tx, current, now);
     else if (transition === 'unpublish') next = await unpublish(tx, current, now);
     else next = await retire(tx, current, transition === 'archive' ? 'ARCHIVED' : 'DELETED', now);
+    // a deleted entry no longer holds values under unique rules (an archived one still does)
+    if (transition === 'delete') await releaseUniqueValues(tx, orgId, [id]);
     if (next !== current) {
       await recordEntryEvents(tx, orgId, [{ type: TRANSITION_EVENTS[transition], rowId: next.preview.rowId }]);
       await bumpContentVersion(tx, orgId);

@@ -7,6 +7,8 @@ import { normalizeLocaleValues } from './locale-values.js';
 import { metricsOf, type EntryMetrics } from './metrics.js';
 import type { ModelDefinition } from './model-types.js';
 import { checkTargets, type KnownEntries } from './targets.js';
+import { mediaRuleBreaks } from './validations/media-rules.js';
+import { matchPatterns, PATTERN_VALUE_MS } from './validations/pattern-match.js';
 
 export interface PrepareItem {
   model: ModelDefinition;
@@ -31,8 +33,9 @@ export interface PreparedContent {
 export type Prepared = { ok: PreparedContent } | { problems: string[] };
 
 /**
- * Validates and normalizes a batch of entry writes: field values against the model, then the
- * existence of every target (one query per kind for the batch), then metrics and title.
+ * Validates and normalizes a batch of entry writes: field values against the model and its
+ * rules, then the existence of every target (one query per kind for the batch) and the media
+ * rules, then metrics and title. `unique` rules are left to the write (`reserveUniqueValues`).
  * `known` lists entries not yet stored that may be referenced (id → model alias).
  */
 export async function prepareEntries(
@@ -46,7 +49,20 @@ export async function prepareEntries(
   const normalized = items.map((item) => {
     const n = normalizeFields(item.model, item.fields ?? {});
     const l = normalizeLocaleValues(item.model, locales, item.locales);
-    return { ...n, locales: l.values, problems: [...n.problems, ...l.problems], edges: n.problems.length === 0 ? edgesOf(item.model, n.fields) : [] };
+    return {
+      ...n,
+      locales: l.values,
+      problems: [...n.problems, ...l.problems],
+      patterns: [...n.patterns, ...l.patterns],
+      edges: n.problems.length === 0 ? edgesOf(item.model, n.fields) : [],
+    };
+  });
+  // every pattern match of the batch runs under one time bound (see pattern-match.ts)
+  const pending = normalized.flatMap((n, i) => n.patterns.map((p) => ({ ...p, item: i })));
+  matchPatterns(pending).forEach((outcome, k) => {
+    const p = pending[k];
+    if (outcome === 'mismatch') normalized[p.item].problems.push(`${p.path}: pattern: ${p.message}`);
+    else if (outcome === 'timeout') normalized[p.item].problems.push(`${p.path}: pattern: the value could not be checked within ${PATTERN_VALUE_MS} ms`);
   });
   const targets = await checkTargets(
     db,
@@ -57,6 +73,7 @@ export async function prepareEntries(
   const isImage = (id: string) => targets.assetTypes.get(id) === 'IMAGE';
   return items.map((item, i): Prepared => {
     const problems = [...normalized[i].problems, ...targets.problems[i]];
+    if (problems.length === 0) problems.push(...mediaRuleBreaks(item.model, normalized[i].fields, targets.assets));
     if (problems.length > 0) return { problems };
     const fields = normalized[i].fields;
     const titleValue = item.model.titleField ? fields[item.model.titleField] : undefined;

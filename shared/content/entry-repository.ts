@@ -223,6 +223,8 @@ export interface EntryListFilter {
   model?: string;
   status?: string;
   updatedSince?: Date;
+  /** Full-text search: `locale` is the `entry_search` locale ('' the default's), `config` the code whose language stems the words. */
+  search?: { text: string; locale: string; config: string | null };
 }
 
 /**
@@ -235,11 +237,19 @@ export async function listEntryRows(db: Queryable, orgId: string, filter: EntryL
   if (filter.model !== undefined) where.push(`e.model_alias = $${params.push(filter.model)}`);
   if (filter.status !== undefined) where.push(`e.status = $${params.push(filter.status)}`);
   if (filter.updatedSince !== undefined) where.push(`e.updated_at >= $${params.push(filter.updatedSince.toISOString())}`);
+  let order = 'e.seq';
+  if (filter.search) {
+    // the same condition and rank as a GraphQL collection's search (see delivery/search-sql.ts)
+    const query = `websearch_to_tsquery((SELECT folio_ts_config($${params.push(filter.search.config)}::text)), $${params.push(filter.search.text)}::text)`;
+    const locale = `$${params.push(filter.search.locale)}`;
+    where.push(`EXISTS (SELECT 1 FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale} AND s.vector @@ ${query})`);
+    order = `(SELECT ts_rank(s.vector, ${query}) FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale}) DESC, e.seq`;
+  }
   const [items, total] = await Promise.all([
     db.query<EntryDbRow & { published_version_id: string | null }>(
       `SELECT ${entryReadColumns('e')}, CASE WHEN e.in_delivery THEN e.version_id ELSE d.version_id END AS published_version_id
        FROM entries e LEFT JOIN entries d ON d.org_id = e.org_id AND d.id = e.id AND d.in_delivery AND NOT d.in_preview
-       WHERE ${where.join(' AND ')} ORDER BY e.seq LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.limit, page.offset],
     ),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM entries e WHERE ${where.join(' AND ')}`, params),

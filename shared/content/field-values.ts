@@ -1,6 +1,7 @@
 import type { FieldDefinition, ModelDefinition } from './model-types.js';
 import { richContentProblem } from './rich-content.js';
 import { isProblem, normalizeDateTime, normalizeDecimal } from './scalars.js';
+import { valueRuleBreaks, type PendingPattern } from './validations/value-rules.js';
 
 export const MAX_TEXT_LENGTH = 1_000_000;
 export const MAX_LIST_ITEMS = 1_000;
@@ -91,17 +92,20 @@ const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Ar
 /**
  * Validates entry field values against the model and returns them in their stored shapes.
  * Existence of referenced targets is checked separately (it needs the database). `null` clears
- * a field; cleared and absent fields are not stored.
+ * a field; cleared and absent fields are not stored. The fields' value rules (size, range, in)
+ * are checked here too; their pattern matches come back in `patterns`, to run with the rest of
+ * the write's under one time bound.
  */
 export function normalizeFields(
   model: ModelDefinition,
   input: unknown,
   at: { path: string; locale: boolean } = { path: 'fields', locale: false },
-): { fields: Record<string, unknown>; problems: string[] } {
+): { fields: Record<string, unknown>; problems: string[]; patterns: PendingPattern[] } {
   const problems: string[] = [];
   const fields: Record<string, unknown> = {};
+  const patterns: PendingPattern[] = [];
   const where = at.path;
-  if (!isObject(input)) return { fields, problems: [`${where}: must be an object keyed by field alias`] };
+  if (!isObject(input)) return { fields, problems: [`${where}: must be an object keyed by field alias`], patterns };
   const byAlias = new Map(model.fields.map((f) => [f.alias, f]));
   for (const key of Object.keys(input)) {
     const f = byAlias.get(key);
@@ -132,6 +136,7 @@ export function normalizeFields(
         else out.push(n.value);
       });
       fields[f.alias] = out;
+      if (out.length === raw.length) problems.push(...valueRuleBreaks(f, out, `${where}.${f.alias}`, patterns));
     } else {
       if (Array.isArray(raw) && f.type !== 'json') {
         problems.push(`${where}.${f.alias}: must be a single value, not a list`);
@@ -139,8 +144,11 @@ export function normalizeFields(
       }
       const n = single(f, raw);
       if ('problem' in n) problems.push(`${where}.${f.alias}: ${n.problem}`);
-      else fields[f.alias] = n.value;
+      else {
+        fields[f.alias] = n.value;
+        problems.push(...valueRuleBreaks(f, n.value, `${where}.${f.alias}`, patterns));
+      }
     }
   }
-  return { fields, problems };
+  return { fields, problems, patterns };
 }

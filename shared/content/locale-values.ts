@@ -1,6 +1,7 @@
 import { normalizeFields } from './field-values.js';
 import { unknownLocaleMessage, type LocaleValues, type OrgLocales } from './locale-types.js';
 import type { ModelDefinition } from './model-types.js';
+import type { PendingPattern } from './validations/value-rules.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -9,9 +10,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * fields in the non-default locales) and returns them in their stored shapes; null when none is
  * left. A locale may be partial (nothing is required in it); null clears a value or a locale.
  */
-export function normalizeLocaleValues(model: ModelDefinition, locales: OrgLocales | null, input: unknown): { values: LocaleValues | null; problems: string[] } {
-  if (input === undefined || input === null) return { values: null, problems: [] };
-  if (!isObject(input)) return { values: null, problems: ['locales: must be an object keyed by locale code, e.g. {"de-DE": {"title": "…"}}'] };
+export function normalizeLocaleValues(
+  model: ModelDefinition,
+  locales: OrgLocales | null,
+  input: unknown,
+): { values: LocaleValues | null; problems: string[]; patterns: PendingPattern[] } {
+  const patterns: PendingPattern[] = [];
+  if (input === undefined || input === null) return { values: null, problems: [], patterns };
+  if (!isObject(input)) return { values: null, problems: ['locales: must be an object keyed by locale code, e.g. {"de-DE": {"title": "…"}}'], patterns };
   const problems: string[] = [];
   const values: LocaleValues = {};
   for (const [code, given] of Object.entries(input)) {
@@ -26,9 +32,10 @@ export function normalizeLocaleValues(model: ModelDefinition, locales: OrgLocale
     if (given === null) continue;
     const n = normalizeFields(model, given, { path: `locales.${code}`, locale: true });
     problems.push(...n.problems);
+    patterns.push(...n.patterns);
     if (Object.keys(n.fields).length > 0) values[code] = n.fields;
   }
-  return { values: Object.keys(values).length > 0 ? values : null, problems };
+  return { values: Object.keys(values).length > 0 ? values : null, problems, patterns };
 }
 
 /** `PATCH` of `locales`: merged per locale and alias (null clears a value; a locale given as null goes). */

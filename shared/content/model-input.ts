@@ -13,6 +13,8 @@ export const fieldInputSchema = z.strictObject({
   allowedModels: z.array(z.string().max(64)).max(100).optional(),
   required: z.boolean().optional(),
   localized: z.boolean().optional(),
+  /** Rules every value must keep, each `{<rule>: …}`; checked by `validations/check-validations.ts`. */
+  validations: z.array(z.unknown()).max(20).optional(),
 });
 
 export const modelInputSchema = z.strictObject({

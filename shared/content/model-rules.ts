@@ -1,5 +1,6 @@
 import { FIELD_TYPES, LIST_CAPABLE, LOCALIZABLE, type FieldDefinition, type FieldType, type ModelDefinition } from './model-types.js';
 import type { ModelInput } from './model-input.js';
+import { checkValidations } from './validations/check-validations.js';
 import { FIELD_ALIAS, RESERVED_FIELD_ALIASES, modelAliasProblem, nameCollision } from './names.js';
 
 export interface ModelCheckContext {
@@ -63,7 +64,9 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
     if (f.localized && !LOCALIZABLE.has(f.type)) {
       problems.push(`${where}: type "${f.type}" cannot be localized (one value for every locale); localizable: ${[...LOCALIZABLE].join(', ')}`);
     }
-    if (problems.length > before) return;
+    const checked = f.validations === undefined ? { validations: [] } : checkValidations({ type: f.type, valueType: valueType as FieldDefinition['valueType'], numberFormat: f.type === 'number' ? ((f.numberFormat ?? 'int') as FieldDefinition['numberFormat']) : undefined }, f.validations);
+    if ('problems' in checked) problems.push(...checked.problems.map((p) => `${where}: ${p}`));
+    if (problems.length > before || 'problems' in checked) return;
     const def: FieldDefinition = {
       alias: f.alias,
       type: f.type,
@@ -73,6 +76,7 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
     };
     if (f.type === 'number') def.numberFormat = (f.numberFormat ?? 'int') as FieldDefinition['numberFormat'];
     if (f.localized) def.localized = true;
+    if (checked.validations.length > 0) def.validations = checked.validations;
     fields.push(def);
   });
 

@@ -1,3 +1,5 @@
+import type { Validation } from './validations/rules.js';
+
 /**
  * The content model as stored in `models.fields` and read by schema generation, validation and
  * filter compilation. Field values live in `entries.fields` (jsonb) keyed by field alias, in the
@@ -72,6 +74,8 @@ export interface FieldDefinition {
    * like any other field's; `required` applies to it alone.
    */
   localized?: boolean;
+  /** Rules every value must keep (see `validations/rules.ts`); absent when there are none. */
+  validations?: Validation[];
 }
 
 export interface ModelDefinition {

@@ -5,12 +5,22 @@ import { checkModel } from './model-rules.js';
 import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-repository.js';
 import { bumpSchemaVersion, lockModels } from './org-versions.js';
 import { recordEvents } from '../events/record-events.js';
+import { applyRuleChanges, type BrokenEntries } from './validations/broken-entries.js';
 
 export { getModel, listModels, type StoredModel };
 
-/** Creates or replaces a model; bumps the org's schema version and tells every instance. */
-export async function putModel(deps: ContentDeps, orgId: string, alias: string, input: ModelInput): Promise<{ model: StoredModel; created: boolean }> {
-  const { model, created, schemaVersion } = await deps.db.transaction(async (tx) => {
+/**
+ * Creates or replaces a model; bumps the org's schema version and tells every instance.
+ * `brokenEntries` counts, per validation rule added or changed, the entries that break it
+ * (allowed: they stay, and must keep the rule on their next write).
+ */
+export async function putModel(
+  deps: ContentDeps,
+  orgId: string,
+  alias: string,
+  input: ModelInput,
+): Promise<{ model: StoredModel; created: boolean; brokenEntries: BrokenEntries[] }> {
+  const { model, created, schemaVersion, brokenEntries } = await deps.db.transaction(async (tx) => {
     await lockModels(tx, orgId);
     const all = await listModels(tx, orgId);
     const previous = all.find((m) => m.alias === alias) ?? null;
@@ -21,13 +31,14 @@ export async function putModel(deps: ContentDeps, orgId: string, alias: string, 
     const checked = checkModel(alias, input, { others, previous, hasEntries });
     if ('problems' in checked) throw unprocessable(`Model "${alias}" is invalid.`, checked.problems);
     const stored = await upsertModel(tx, orgId, { alias, ...checked.model });
+    const brokenEntries = await applyRuleChanges(tx, orgId, previous, stored, hasEntries);
     await recordEvents(tx, orgId, [
       { type: 'model.changed', subject: `model:${alias}`, model: alias, data: { id: stored.id, alias, created: previous === null, fields: stored.fields.map((f) => f.alias) } },
     ]);
-    return { model: stored, created: previous === null, schemaVersion: await bumpSchemaVersion(tx, orgId) };
+    return { model: stored, created: previous === null, brokenEntries, schemaVersion: await bumpSchemaVersion(tx, orgId) };
   });
   await deps.bus.publish('schema-changed', { orgId, schemaVersion });
-  return { model, created };
+  return { model, created, brokenEntries };
 }
 
 export async function requireModel(deps: Pick<ContentDeps, 'db'>, orgId: string, alias: string): Promise<StoredModel> {

@@ -13,6 +13,23 @@ export async function findEntryModels(db: Queryable, orgId: string, ids: string[
   return new Map(rows.map((r) => [r.id, r.model_alias]));
 }
 
+/** What media rules look at: an asset's type and, for images, its dimensions. */
+export interface AssetShape {
+  type: string;
+  width: number | null;
+  height: number | null;
+}
+
+/** Live assets by id → type and dimensions. */
+export async function findAssetShapes(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, AssetShape>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string } & AssetShape>(
+    'SELECT id, type, width, height FROM assets WHERE org_id = $1 AND deleted_at IS NULL AND id = ANY($2::text[])',
+    [orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, { type: r.type, width: r.width, height: r.height }]));
+}
+
 /** Live assets by id → asset type. */
 export async function findAssetTypes(db: Queryable, orgId: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();

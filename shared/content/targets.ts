@@ -1,7 +1,7 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { Edge } from './edges.js';
 import type { ModelDefinition } from './model-types.js';
-import { findAssetTypes, findEntryModels, findExistingIds } from './target-repository.js';
+import { findAssetShapes, findEntryModels, findExistingIds, type AssetShape } from './target-repository.js';
 
 /** What one entry write points at: its edges, labels and site. */
 export interface TargetCheckItem {
@@ -16,6 +16,8 @@ export interface TargetCheckResult {
   problems: string[][];
   /** Asset id → type for every media target found (metrics count images with it). */
   assetTypes: Map<string, string>;
+  /** Asset id → type and dimensions (media rules read them). */
+  assets: Map<string, AssetShape>;
 }
 
 /** Entries that may be referenced though not (yet) in the database: id → model alias. */
@@ -52,7 +54,8 @@ export async function checkTargets(
   // One after the other: `db` is often a transaction, whose single connection cannot run
   // statements side by side.
   const entryModels = await findEntryModels(db, orgId, unique(want.entries));
-  const assetTypes = await findAssetTypes(db, orgId, unique(want.media));
+  const assets = await findAssetShapes(db, orgId, unique(want.media));
+  const assetTypes = new Map([...assets].map(([id, a]) => [id, a.type]));
   const sections = await findExistingIds(db, orgId, 'sections', unique(want.section), true);
   const authors = await findExistingIds(db, orgId, 'authors', unique(want.author), true);
   const labelIds = await findExistingIds(db, orgId, 'labels', unique(labels), true);
@@ -95,5 +98,5 @@ export async function checkTargets(
     }
     return out;
   });
-  return { problems, assetTypes };
+  return { problems, assetTypes, assets };
 }

@@ -14,6 +14,8 @@ export interface TokenBinding {
   order: unknown;
   /** Present only when the query asked for a locale (tokens of other queries are unchanged). */
   locale?: string;
+  /** Present only when the query searched (tokens of other queries are unchanged). */
+  search?: string;
 }
 
 /** Stable JSON: object keys sorted, so equal inputs give equal bindings. */

@@ -14,7 +14,7 @@ import { keysetSql, orderBySql, type OrderKey } from './order-sql.js';
  */
 const PREPARED_OFFSET_MAX = 1000;
 const preparable = (q: EntryQuery, offset = 0): { prepare: boolean } => ({
-  prepare: (!q.where || Object.keys(q.where).length === 0) && offset <= PREPARED_OFFSET_MAX,
+  prepare: (!q.where || Object.keys(q.where).length === 0) && !q.search && offset <= PREPARED_OFFSET_MAX,
 });
 
 /** A row plus its sort-key values (`_k0…`), from which continuation tokens are made. */

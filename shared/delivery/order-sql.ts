@@ -78,8 +78,9 @@ function onlyKey(o: OrderInput, where: string): [string, unknown] | null {
 
 /**
  * Compiles `<Type>Order` / `CmsEntryOrder` into keys: the given key, then each `thenBy` in turn,
- * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`. An order
- * by `system.traffic` needs the ranking, read beforehand.
+ * then `id ASC` as the final tie-breaker. No key at all → `system.publishedAt DESC`, or with a
+ * search `system.relevance DESC` (`relevance`: its SQL, see `searchSql`). An order by
+ * `system.traffic` needs the ranking, read beforehand.
  */
 export function compileOrder(
   model: ModelDefinition | null,
@@ -87,6 +88,7 @@ export function compileOrder(
   e = 'e',
   locale: LocaleChain = null,
   traffic: TrafficRanking | null = null,
+  relevance: string | null = null,
 ): OrderKey[] {
   const keys: OrderKey[] = [];
   const walk = (o: OrderInput, where: string) => {
@@ -95,7 +97,10 @@ export function compileOrder(
       const [name, value] = key;
       if (name === 'system') {
         const sys = onlyKey(value as OrderInput, `${where}.system`);
-        if (sys?.[0] === 'traffic') {
+        if (sys?.[0] === 'relevance') {
+          if (!relevance) throw badRequest(`${where}.system.relevance: only a search (the search argument) has a relevance to order by.`);
+          keys.push({ name: 'system.relevance', expr: relevance, dir: sys[1] as Direction, cast: 'numeric' });
+        } else if (sys?.[0] === 'traffic') {
           if (!traffic) throw badRequest(`${where}.system.traffic: only a root collection can be ordered by traffic.`);
           keys.push({ name: 'system.traffic', expr: trafficSql(traffic, e), dir: sys[1] as Direction, cast: 'numeric' });
         } else if (sys) {
@@ -113,6 +118,7 @@ export function compileOrder(
     thenBy?.forEach((t, i) => t && walk(t, `${where}.thenBy[${i}]`));
   };
   if (order) walk(order, 'order');
+  if (keys.length === 0 && relevance) keys.push({ name: 'system.relevance', expr: relevance, dir: 'DESC', cast: 'numeric' });
   if (keys.length === 0) keys.push({ name: 'system.publishedAt', expr: `${e}.published_at`, dir: 'DESC', cast: 'timestamptz' });
   if (!keys.some((k) => k.name === 'id')) keys.push({ name: 'id', expr: `${e}.id`, dir: 'ASC', cast: 'text' });
   return keys;

@@ -370,7 +370,7 @@ try {
   }
   console.log(
     `targets: Q2 ≥ 3,000 req/s with p99 ≤ 20 ms; every query ≥ 50 % of its raw-SQL rate; GET persisted and GET 304 ≥ 100 % of the cached POST; graphql ${LOCALE} ≥ 90 % of graphql; ` +
-      'Q2 graphql ≥ 60 % of bare pg and Q2 graphql cached ≥ 50 % of bare memory, both with p99 < 10 ms',
+      'Q5 (search) ≥ 80 % of raw; Q2 graphql ≥ 60 % of bare pg and Q2 graphql cached ≥ 50 % of bare memory, both with p99 < 10 ms',
   );
 } finally {
   await Promise.all([api.close(), raw.close(), bare.close()]);

@@ -21,8 +21,8 @@ export function modelRoutes(services: Services): Router {
 
   r.put('/management/v1/models/:alias', manage, async (req, res) => {
     const input = parseInput(modelInputSchema, req.body, { status: 422, what: 'model' });
-    const { model, created } = await putModel(services, tenantOf(req).orgId, req.params.alias as string, input);
-    res.status(created ? 201 : 200).json(ok(model));
+    const { model, created, brokenEntries } = await putModel(services, tenantOf(req).orgId, req.params.alias as string, input);
+    res.status(created ? 201 : 200).json(ok(brokenEntries.length > 0 ? { ...model, brokenEntries } : model));
   });
 
   r.delete('/management/v1/models/:alias', manage, async (req, res) => {

@@ -83,7 +83,18 @@ export const content: OpenApiFragment = {
           type: 'boolean',
           description: 'A value per locale (text, richtext, tag, url, number, datetime, boolean, json and location fields; relations and rich content are shared by every locale)',
         },
+        validations: {
+          type: 'array',
+          description:
+            'Rules every value must keep, each an object with one member: `unique` (true; single text, tag, url, number, datetime; among all entries of the model, drafts included, per locale when localized), `pattern` ({regex, flags of i m s u, message}; text, tag, url), `size` ({min, max}: characters of text, items of a list), `range` ({min, max}: numbers, or date-times for datetime fields), `in` (allowed values; text, tag, url, number), `assetTypes` (media), `imageSize` ({width: {min, max}, height: {min, max}} in px; media). Absent when the field has none. A write that breaks one is a 422 naming `fields.<alias>` (or `locales.<code>.<alias>`) and the rule',
+          items: { type: 'object', minProperties: 1, maxProperties: 1 },
+        },
       },
+    },
+    BrokenEntries: {
+      type: 'array',
+      description: 'Present in the answer of a model write that added or changed validation rules while entries exist: per rule, how many entries break it (they stay; their next write must keep it)',
+      items: { type: 'object', properties: { field: { type: 'string' }, rule: { type: 'string' }, entries: { type: 'integer' } } },
     },
     Locale: {
       type: 'object',
@@ -197,11 +208,16 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/models/{alias}': {
       put: {
-        summary: 'Create (201) or replace (200) a model; bumps the schema version. 422 names every problem: alias rules, reserved or colliding GraphQL names, unknown types, list forms, allowedModels, titleField',
+        summary:
+          'Create (201) or replace (200) a model; bumps the schema version. 422 names every problem: alias rules, reserved or colliding GraphQL names, unknown types, list forms, allowedModels, titleField, validations. The answer carries `brokenEntries` when rules were added or changed under existing entries',
         ...tag,
         parameters: [pathParam('alias', { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' })],
         requestBody: zodBody(modelInputSchema),
-        responses: { 200: ok200(ref('Model')), 201: created201(ref('Model')), ...pick(401, 403, 413, 422, 429) },
+        responses: {
+          200: ok200({ allOf: [ref('Model'), { type: 'object', properties: { brokenEntries: ref('BrokenEntries') } }] }),
+          201: created201(ref('Model')),
+          ...pick(401, 403, 413, 422, 429),
+        },
       },
       get: { summary: 'Read a model', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Model')), ...pick(401, 403, 404, 429) } },
       delete: { summary: 'Delete a model (409 while entries exist or another model allows it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
@@ -215,6 +231,12 @@ export const content: OpenApiFragment = {
           { name: 'model', in: 'query', schema: { type: 'string' }, description: 'Entries of this model alias' },
           { name: 'status', in: 'query', schema: { type: 'string', enum: [...ENTRY_STATUSES] } },
           { name: 'updatedSince', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Changed at or after this instant' },
+          {
+            name: 'search',
+            in: 'query',
+            schema: { type: 'string', maxLength: 500 },
+            description: "Words to find in the entries' text fields (text, richtext, tag) read in `locale` (else the default), stemmed for its language; drafts included; the most relevant first",
+          },
           {
             name: 'locale',
             in: 'query',

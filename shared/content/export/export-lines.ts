@@ -102,7 +102,7 @@ function* modelLines(models: StoredModel[]): Generator<ExportLine> {
     name: m.name,
     titleField: m.titleField,
     fields: m.fields.map((f) =>
-      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized }),
+      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized, validations: f.validations }),
     ),
   });
   const written = new Set<string>();

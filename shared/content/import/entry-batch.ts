@@ -12,6 +12,7 @@ import type { Queryable } from '../../adapters/db/index.js';
 import { bumpContentVersion } from '../org-versions.js';
 import { recordImportedEntries } from '../../events/record-events.js';
 import { describeIssues, modelOf } from './line-helpers.js';
+import { reserveUniqueValues } from '../validations/unique-values.js';
 import type { ImportState, LineResult } from './types.js';
 
 export const entryLineSchema = entryInputSchema.extend({ id: clientIdSchema.optional() });
@@ -94,6 +95,9 @@ export async function writeEntryBatch(deps: ContentDeps, state: ImportState, pre
     try {
       await deps.db.transaction(async (tx) => {
         await lockWhatTheBatchUses(tx, state.orgId, fresh);
+        // a value under a unique rule taken by another entry (or line): each line then says whose
+        const taken = await reserveUniqueValues(tx, state.orgId, fresh.map((g) => ({ entryId: g.c.id, model: g.c.model, fields: g.row.fields, locales: g.row.locales })));
+        if (taken.some((p) => p.length > 0)) throw new ChangedSinceValidation('unique values');
         const inserted = await insertEntryRows(tx, state.orgId, fresh.map((g) => g.row));
         await insertEdges(tx, state.orgId, fresh.flatMap((g) => g.edges.map((e) => ({ ...e, rowId: inserted.get(e.sourceId)!.rowId }))));
         await recordImportedEntries(tx, state.orgId, newId(), fresh.map((g) => ({ event: 'created', rowId: inserted.get(g.c.id)!.rowId })));

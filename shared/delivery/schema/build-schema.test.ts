@@ -196,11 +196,11 @@ describe('root query fields', () => {
   it('has <alias>, <alias>Collection, entry, entryCollection and the cms roots', () => {
     expect(fieldsOf(schema, 'Query', true)).toEqual({
       blogPost: '(id: String)BlogPost',
-      blogPostCollection: '(offset: Int, limit: Int, where: BlogPostFilter, order: BlogPostOrder, continuationToken: String)BlogPostCollection',
+      blogPostCollection: '(offset: Int, limit: Int, where: BlogPostFilter, order: BlogPostOrder, continuationToken: String, search: String)BlogPostCollection',
       person: '(id: String)Person',
-      personCollection: '(offset: Int, limit: Int, where: PersonFilter, order: PersonOrder, continuationToken: String)PersonCollection',
+      personCollection: '(offset: Int, limit: Int, where: PersonFilter, order: PersonOrder, continuationToken: String, search: String)PersonCollection',
       entry: '(id: String)CmsEntry',
-      entryCollection: '(offset: Int, limit: Int, where: CmsEntryFilter, order: CmsEntryOrder, continuationToken: String)CmsEntryCollection',
+      entryCollection: '(offset: Int, limit: Int, where: CmsEntryFilter, order: CmsEntryOrder, continuationToken: String, search: String)CmsEntryCollection',
       cmsAsset: '(id: String)CmsAsset',
       cmsAssetCollection: '(offset: Int, limit: Int, where: CmsAssetFilter)CmsAssetCollection',
       cmsSection: '(id: String)CmsSection',
@@ -471,6 +471,7 @@ describe('filter inputs', () => {
         firstPublishedAt: 'CmsOrderDirection',
         unpublishedAt: 'CmsOrderDirection',
         traffic: 'CmsOrderDirection',
+        relevance: 'CmsOrderDirection',
       },
     ],
   ])('%s', (name, fields) => {

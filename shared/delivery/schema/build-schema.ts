@@ -21,6 +21,13 @@ const CONTINUATION_TOKEN_ARG = {
   description: 'The `continuationToken` of the previous page. When given, `offset` is ignored (the token says where the page starts); `limit` still applies.',
 };
 
+/** Full-text search of a root collection. */
+const SEARCH_ARG = {
+  type: GraphQLString,
+  description:
+    "Words to find in the entries' text fields (text, richtext, tag) as read in `locale` (else the default locale), stemmed for its language where Postgres knows it (`en-…` english, `de-…` german, …; otherwise words as they are). Web-search syntax: words must all match, `\"a phrase\"`, `or`, `-word`. Combines with `where` and paging; without `order`, the most relevant first (`order: {system: {relevance: DESC}}`).",
+};
+
 /**
  * The organization's schema, generated from its models: per model `<Type>`,
  * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
@@ -80,7 +87,7 @@ export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocal
         };
         fields[`${m.alias}Collection`] = {
           type: reg.collection(m.alias),
-          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: CONTINUATION_TOKEN_ARG, ...locale },
+          args: { ...pageArgsConfig, where: { type: filterOf(m.alias) }, order: { type: orderOf(m.alias) }, continuationToken: CONTINUATION_TOKEN_ARG, search: SEARCH_ARG, ...locale },
           resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, m, `${m.alias}Collection`, a, info),
         };
       }
@@ -93,7 +100,7 @@ export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocal
       fields.entryCollection = {
         type: CmsEntryCollection,
         description: 'Entries of every model; select model fields with inline fragments.',
-        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: CONTINUATION_TOKEN_ARG, ...locale },
+        args: { ...pageArgsConfig, where: { type: entryFilter }, order: { type: CmsEntryOrder }, continuationToken: CONTINUATION_TOKEN_ARG, search: SEARCH_ARG, ...locale },
         resolve: (_r, a: CollectionArgs, ctx, info) => entryCollection(ctx, null, 'entryCollection', a, info),
       };
       return { ...fields, ...cmsRootFields() };

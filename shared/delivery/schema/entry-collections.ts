@@ -5,6 +5,7 @@ import type { Input } from '../entry-query.js';
 import { countEntries, findEntriesWithReferences, findEntryPage, keyValues, pageCountsMatches } from '../entry-repository.js';
 import { shapeKey, type DeliveredEntryRow, type EntryShape } from '../entry-row.js';
 import { compileOrder, ordersByTraffic } from '../order-sql.js';
+import { entrySearch } from '../search-sql.js';
 import { requireTraffic } from './traffic.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import { collectionOf, pageOf, type CollectionValue } from './collection.js';
@@ -19,6 +20,8 @@ export interface CollectionArgs {
   continuationToken?: string | null;
   /** The locale whose values filters and order compare (organizations with locales). */
   locale?: string | null;
+  /** Words to find in the entries' text fields, read in `locale` (see `search-sql.ts`). */
+  search?: string | null;
 }
 
 /**
@@ -37,11 +40,21 @@ export async function entryCollection(
   const page = pageOf(args);
   const locale = args.locale ? ctx.locale.scope(args.locale).chain : null;
   const traffic = ordersByTraffic(args.order) ? await requireTraffic(ctx, 'An order by system.traffic').ranking(ctx.orgId) : null;
-  const keyCount = compileOrder(model, args.order, 'e', locale, traffic).length; // order errors before any SQL
+  const search = entrySearch(args.search, args.locale, ctx.models.locales);
+  // order errors before any SQL (the relevance's SQL itself does not matter here, only that there is one)
+  const keyCount = compileOrder(model, args.order, 'e', locale, traffic, search ? 'relevance' : null).length;
   ctx.reads.collection(model?.alias ?? null);
-  const binding: TokenBinding = { orgId: ctx.orgId, collection, scope: ctx.scope, where: args.where ?? null, order: args.order ?? null, ...(args.locale ? { locale: args.locale } : {}) };
+  const binding: TokenBinding = {
+    orgId: ctx.orgId,
+    collection,
+    scope: ctx.scope,
+    where: args.where ?? null,
+    order: args.order ?? null,
+    ...(args.locale ? { locale: args.locale } : {}),
+    ...(search ? { search: search.text } : {}),
+  };
   const after = args.continuationToken ? decodeContinuationToken(ctx.signing, binding, args.continuationToken, keyCount) : null;
-  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order, locale, traffic };
+  const q = { orgId: ctx.orgId, scope: ctx.scope, models: ctx.models.byAlias, model, where: args.where, order: args.order, locale, traffic, search };
   // `total` runs alongside the page when it is selected (two statements in parallel, not in
   // turn), unless the page's own statement counts the matches.
   const wantsTotal = !!info && selects(info, 'total');

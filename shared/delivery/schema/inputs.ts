@@ -224,6 +224,10 @@ export const CmsSystemOrder = new GraphQLInputObjectType({
       description:
         "Requests of the entry's pages over the last 7 days, bots left out (refreshed every minute); entries without any count 0. Root collections only; needs a token with the analytics scope as well.",
     },
+    relevance: {
+      type: CmsOrderDirection,
+      description: 'How well the entry matches the collection\'s `search` (Postgres `ts_rank`); only with `search`, which orders by it (DESC) when no order is given.',
+    },
   },
 });
 

@@ -22,6 +22,7 @@ import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js'
 import { readShape } from './read-shape.js';
 import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars.js';
+import { describeValidations } from '../../content/validations/describe.js';
 
 /** Generated types of the org's models, looked up lazily (they reference each other). */
 export interface ModelTypeRegistry {
@@ -130,6 +131,8 @@ export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry
         };
         break;
     }
+    const rules = describeValidations(f.validations);
+    if (rules) out[f.alias] = { ...out[f.alias], description: rules };
   }
   return out;
 }
