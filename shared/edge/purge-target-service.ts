@@ -6,6 +6,7 @@ import { receiverUrl } from '../webhooks/webhook-service.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookRecord } from '../webhooks/webhook-repository.js';
 import type { PurgeTargetInput, PurgeTargetPatch } from './edge-input.js';
 import { PLACEHOLDER, publicPurgeConfig, templateProblem, type PurgeConfig } from './purge-target.js';
+import { headerValueProblems } from './purge-header-values.js';
 
 /** Purge targets an organization may have. */
 export const MAX_PURGE_TARGETS_PER_ORG = 10;
@@ -33,6 +34,8 @@ function configOf(input: PurgeTargetInput): PurgeConfig {
 const describe = (c: PurgeConfig) => (c.provider === 'http' ? c.url : c.provider === 'fastly' ? `fastly:${c.serviceId}` : `cloudflare:${c.zoneId}`);
 
 export async function createPurgeTarget(services: Services, orgId: string, input: PurgeTargetInput): Promise<PurgeTargetView> {
+  const headerProblems = headerValueProblems({ headers: input.provider === 'http' ? input.headers : undefined, apiToken: input.provider === 'http' ? undefined : input.apiToken });
+  if (headerProblems.length > 0) throw unprocessable('Invalid purge target.', headerProblems);
   if (input.provider === 'http') await checkTemplate(services, input.url);
   if ((await countWebhooks(services.db, orgId, 'purge')) >= MAX_PURGE_TARGETS_PER_ORG) {
     throw unprocessable(`An organization has at most ${MAX_PURGE_TARGETS_PER_ORG} purge targets; delete one first.`);
@@ -69,6 +72,8 @@ export async function getPurgeTarget(services: Services, orgId: string, id: stri
 /** Changes the common members, a provider's API token, or a generic target's request. */
 export async function patchPurgeTarget(services: Services, orgId: string, id: string, patch: PurgeTargetPatch): Promise<PurgeTargetView> {
   const current = (await find(services, orgId, id)).purge!;
+  const headerProblems = headerValueProblems(patch);
+  if (headerProblems.length > 0) throw unprocessable('Invalid purge target.', headerProblems);
   let purge: PurgeConfig | undefined;
   if (current.provider === 'http') {
     if (patch.apiToken !== undefined) throw unprocessable('A generic purge target has no API token.', ['apiToken: not a member of an http target']);

@@ -85,6 +85,16 @@ export function toCount(value: unknown, field: string, fallback?: number): numbe
   return Math.round(n);
 }
 
+/**
+ * A count of whole things (bytes): as `toCount`, but a fraction is refused instead of rounded —
+ * `1.5` bytes is a broken shipper, not a number to guess at.
+ */
+export function toWholeCount(value: unknown, field: string, fallback?: number): number {
+  const n = toCount(value, field, fallback);
+  if (value !== undefined && value !== null && value !== '' && value !== '-' && !Number.isInteger(Number(value))) throw new RecordError(`${field}: must be a whole number`);
+  return n;
+}
+
 export function toStatus(value: unknown, field: string): number {
   const n = toCount(value, field);
   if (n < 100 || n > 599) throw new RecordError(`${field}: not an HTTP status`);

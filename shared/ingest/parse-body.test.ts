@@ -129,6 +129,24 @@ describe('parseBody: one record per recognized field set', () => {
     expect(records[1]).toMatchObject({ method: 'POST', bytes: 0, serveTimeMs: 0, cacheStatus: '', referer: '', userAgent: '' });
   });
 
+  it('decodes the \\xHH escapes of nginx combined lines into the UTF-8 text they stand for (path, referrer, user agent)', () => {
+    // nginx escapes ", \ and bytes outside 0x20–0x7E as \xHH in its log lines
+    const body = String.raw`203.0.113.9 - - [20/Nov/2026:11:00:00 +0100] "GET /caf\xC3\xA9?q=\x22 HTTP/1.1" 200 12 "https://b\xC3\xBCcher.example/\x5Cx" "Agent \x22quotes\x22 \xE2\x9C\x93 \xFF"`;
+    const { records, rejected } = parseBody(body);
+    expect(rejected).toBe(0);
+    expect(records[0]).toMatchObject({ path: '/café', referer: 'https://bücher.example/\\x', userAgent: 'Agent "quotes" ✓ \uFFFD' });
+  });
+
+  it('refuses a fractional byte count instead of rounding it (bytes is an integer)', () => {
+    const line = (bytes: unknown) => JSON.stringify({ timestamp: '2026-11-20T10:15:30Z', path: '/a', status: 200, bytes });
+    const out = parseBody([line(1.5), line('2.5'), line(2048), line('4096')].join('\n'));
+    expect(out.errors).toEqual([
+      { line: 1, message: 'bytes: must be a whole number' },
+      { line: 2, message: 'bytes: must be a whole number' },
+    ]);
+    expect(out.records.map((r) => r.bytes)).toEqual([2048, 4096]);
+  });
+
   it('reads a JSON array and numbers errors by item', () => {
     const body = JSON.stringify([
       { timestamp: 1763632800, path: '/', status: 200 },

@@ -28,9 +28,12 @@ export interface TokenVerifier {
  *
  * Failed authentications are counted per client address in `failures` (a token bucket shared by
  * the instances through the rate limiter's store; by default 30 at once, then 30 a minute). Past
- * that, the address gets 429 with Retry-After for any token this instance has not verified
- * already, without a lookup, until the bucket has refilled: guessing tokens, or flooding the
- * token table with lookups, stops there, while a client that holds a valid token keeps working.
+ * that, a token from the address that does not verify answers 429 with Retry-After instead of
+ * 401 until the bucket has refilled, so guessing stops there; a token that verifies always
+ * passes: users behind one NAT or proxy share an address, and one of them (or an attacker)
+ * sending bad tokens must not lock the others out. A malformed token or one with a bad checksum
+ * is refused before any lookup, so a flood of guesses costs a lookup only for tokens made with
+ * a valid checksum, each one indexed lookup.
  */
 export function createTokenVerifier(deps: {
   db: Db;
@@ -92,16 +95,14 @@ export function createTokenVerifier(deps: {
     async verify(token, client) {
       if (client === undefined) return lookup(token);
       const until = refusedUntil.get(client);
-      if (until !== undefined && until > Date.now()) {
-        const cached = deps.ttlMs > 0 ? cache.get(hashToken(token).toString('hex')) : undefined;
-        if (cached && !(cached.expiresAt && cached.expiresAt.getTime() <= Date.now())) return cached.identity;
-        throw tooManyFailures(until);
-      }
+      const refused = until !== undefined && until > Date.now();
       try {
         return await lookup(token);
       } catch (err) {
-        if (isAppError(err) && err.status === 401) throw (await failed(client)) ?? err;
-        throw err;
+        if (!isAppError(err) || err.status !== 401) throw err;
+        // a refused address is not counted again: its bucket is dry until `until`
+        if (refused) throw tooManyFailures(until);
+        throw (await failed(client)) ?? err;
       }
     },
     evict(hash) {

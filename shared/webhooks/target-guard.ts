@@ -15,11 +15,21 @@ export class TargetRefused extends Error {}
 /** `ipaddr.js` ranges a delivery may reach: the public internet only. */
 const PUBLIC_RANGES = new Set(['unicast']);
 
-/** Why `address` may not be reached, or null. */
+/**
+ * Why `address` may not be reached, or null. An IPv6 address that carries an IPv4 one is judged
+ * by the IPv4 address: IPv4-mapped (`::ffff:127.0.0.1`) and IPv4-compatible (`::127.0.0.1`, the
+ * whole `::/96`, deprecated by RFC 4291 but still routed to the IPv4 address by some stacks),
+ * which `ipaddr.js` would call plain unicast. NAT64 (64:ff9b::/96), 6to4 and Teredo addresses are
+ * special ranges of their own and refused as such.
+ */
 export function refusedAddress(address: string): string | null {
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    const compatible = v6.parts.slice(0, 6).every((p) => p === 0) && (v6.parts[6] !== 0 || v6.parts[7] > 1);
+    if (v6.isIPv4MappedAddress() || compatible) parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+  }
   const range = parsed.range();
   return PUBLIC_RANGES.has(range) ? null : `${address} is a ${range} address`;
 }

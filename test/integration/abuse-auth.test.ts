@@ -41,8 +41,12 @@ describe('failed authentication', () => {
     expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(gql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
 
-    // a token this instance verified before keeps working from that address; another address is unaffected
+    // a token that verifies passes from that address — one verified before, and one never seen
+    // (another user behind the same NAT); another address is unaffected
     expect((await app.json('/management/v1/models', { token: org.manageToken, headers: from(address) })).status).toBe(200);
+    const neighbour = await app.createToken(org.manageToken, ['delivery']);
+    expect((await app.json('/graphql', { token: neighbour, headers: from(address), body: { query: '{ __typename }' } })).status).toBe(200);
+    expect((await app.json('/management/v1/models', { token: unknownToken(102), headers: from(address) })).status).toBe(429);
     expect((await app.json('/management/v1/models', { token: unknownToken(101), headers: from('198.51.100.8') })).status).toBe(401);
     expect((await app.json('/graphql', { token: delivery, headers: from('198.51.100.8'), body: { query: '{ __typename }' } })).status).toBe(200);
   });

@@ -368,6 +368,19 @@ describe('image delivery: /img derivatives and /files originals', () => {
       expect([beyond.status, beyond.headers.get('content-range')]).toEqual([416, `bytes */${original.length}`]);
     });
 
+    it('serves the whole file (200) to a Range whose If-Range does not match the current version (RFC 9110)', async () => {
+      const original = await fixture('the-mouse.jpg');
+      const etag = (await fetch(mouse.url, { method: 'HEAD' })).headers.get('etag')!;
+      const current = await get(mouse.url, { range: 'bytes=100-199', 'if-range': etag });
+      expect([current.status, current.headers.get('content-range')]).toEqual([206, `bytes 100-199/${original.length}`]);
+      await current.arrayBuffer();
+      for (const ifRange of ['"another-version"', `W/${etag}`, 'Sat, 28 Nov 2026 10:00:00 GMT']) {
+        const whole = await get(mouse.url, { range: 'bytes=100-199', 'if-range': ifRange });
+        expect([whole.status, whole.headers.get('content-range')], ifRange).toEqual([200, null]);
+        expect(Buffer.from(await whole.arrayBuffer()).equals(original), ifRange).toBe(true);
+      }
+    });
+
     it('refuses tampered paths (403) and unknown assets (404)', async () => {
       expect((await get(mouse.url.replace('the-mouse.jpg', 'other.jpg'))).status).toBe(403);
       const rest = `${org.orgId}/${randomBase62(20)}/v1/x.jpg`;

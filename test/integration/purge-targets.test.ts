@@ -56,6 +56,11 @@ describe('purge targets', () => {
       [{ provider: 'cloudflare', zoneId: 'not-a-zone', apiToken: 'x' }, 400, 'zone id'],
       [{ provider: 'akamai', url: 'x' }, 400, 'provider'],
       [{ provider: 'fastly', serviceId: SERVICE_ID, apiToken: 'x', events: ['entry.nope'] }, 400, 'event type'],
+      // a value that would split the request (or that Node refuses to send) is refused when saved
+      [{ provider: 'http', url: `${receiver.url}/purge/{key}`, headers: { 'x-note': 'a\r\nX-Injected: 1' } }, 422, 'headers.x-note'],
+      [{ provider: 'http', url: `${receiver.url}/purge/{key}`, headers: { 'x-note': 'bell\u0007' } }, 422, 'headers.x-note'],
+      [{ provider: 'fastly', serviceId: SERVICE_ID, apiToken: 'tok\nen' }, 422, 'apiToken'],
+      [{ provider: 'cloudflare', zoneId: 'a'.repeat(32), apiToken: 'tok\ren' }, 422, 'apiToken'],
     ];
     for (const [body, status, reason] of bad) {
       const res = await m('/purge-targets', { body });
@@ -76,6 +81,8 @@ describe('purge targets', () => {
     expect((await m(`/webhooks/${id}`)).status).toBe(404);
     expect((await m('/webhooks')).body.result).toEqual([]);
     expect((await m(`/purge-targets/${id}`, { method: 'PATCH', body: { url: 'http://x/{key}' } })).status).toBe(422);
+    const crlf = await m(`/purge-targets/${id}`, { method: 'PATCH', body: { apiToken: 'rotated\r\nfastly' } });
+    expect([crlf.status, crlf.body.errors.join(' ')]).toEqual([422, expect.stringContaining('apiToken')]);
     const patched = await m(`/purge-targets/${id}`, { method: 'PATCH', body: { apiToken: 'rotated-fastly', description: null } });
     expect(patched.body.result).toMatchObject({ id, description: null });
     expect(JSON.stringify(patched.body)).not.toContain('rotated-fastly');

@@ -401,7 +401,7 @@ describe('webhook targets', () => {
   });
 
   it('refuses loopback, private, link-local and metadata addresses without WEBHOOK_ALLOW_PRIVATE_TARGETS', async () => {
-    for (const url of [receiver.url, 'http://localhost:9/x', 'http://10.1.2.3/x', 'http://192.168.0.1/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9/x', 'http://[::ffff:127.0.0.1]/x', 'http://0.0.0.0/x']) {
+    for (const url of [receiver.url, 'http://localhost:9/x', 'http://10.1.2.3/x', 'http://192.168.0.1/x', 'http://169.254.169.254/latest/meta-data', 'http://[::1]:9/x', 'http://[::ffff:127.0.0.1]/x', 'http://[::127.0.0.1]/x', 'http://0.0.0.0/x']) {
       const res = await t.json('/management/v1/webhooks', { token: org.manageToken, body: { url, events: ['*'] } });
       expect(res.status, url).toBe(422);
       expect(res.body.errors.join(' '), url).toMatch(/WEBHOOK_ALLOW_PRIVATE_TARGETS/);

@@ -36,3 +36,45 @@ export async function zlibBomb(kind: 'gzip' | 'deflate', outputBytes: number): P
   await done;
   return Buffer.concat(chunks);
 }
+
+/**
+ * `outputBytes` of zeros, brotli-compressed at quality 1 (the fastest: a gigabyte in about a
+ * second; a run of zeros compresses about as well at any quality), streamed like `zlibBomb`.
+ */
+export async function brotliBomb(outputBytes: number): Promise<Buffer> {
+  const { constants, createBrotliCompress } = await import('node:zlib');
+  const stream = createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: outputBytes } });
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let written = 0; written < outputBytes; written += zeros.length) {
+    if (!stream.write(zeros)) await new Promise((r) => stream.once('drain', r));
+  }
+  stream.end();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `outputBytes` (a multiple of 1 MiB) of zeros as gzip or deflate in milliseconds instead of the
+ * seconds `zlibBomb` compresses for: one compressed MiB repeated. gzip: whole members one after
+ * another (a gzip body may hold several; decoders join them). deflate: the blocks of one
+ * sync-flushed MiB after the zlib header, repeated (their back references only reach zeros), with
+ * no final block or checksum — a decoder that reads it to the end finds it cut short, so it only
+ * tests what stops before the end.
+ */
+export async function repeatedZlibBomb(kind: 'gzip' | 'deflate', outputBytes: number): Promise<Buffer> {
+  const zlib = await import('node:zlib');
+  const MiB = Buffer.alloc(1024 * 1024);
+  const times = Math.ceil(outputBytes / MiB.length);
+  if (kind === 'gzip') return Buffer.concat(Array<Buffer>(times).fill(zlib.gzipSync(MiB, { level: 9 })));
+  const deflate = zlib.createDeflate({ level: 9 });
+  const parts: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => parts.push(c));
+  deflate.write(MiB);
+  await new Promise<void>((resolve) => deflate.flush(zlib.constants.Z_SYNC_FLUSH, () => resolve()));
+  deflate.destroy();
+  const flushed = Buffer.concat(parts);
+  return Buffer.concat([flushed.subarray(0, 2), ...Array<Buffer>(times).fill(flushed.subarray(2))]);
+}

@@ -12,7 +12,7 @@ import { parseRange } from './parse-range.js';
 import { pipeBody } from './pipe-body.js';
 import { markShareable } from '../request-context.js';
 import { variantOf } from '../../../shared/edge/edge-variant.js';
-import { answeredNotModified, contentDisposition, IMMUTABLE } from './send-headers.js';
+import { answeredNotModified, contentDisposition, ifRangeMatches, IMMUTABLE } from './send-headers.js';
 
 // Media a browser shows by itself; anything else is offered as a download.
 const INLINE = /^(image\/|video\/|audio\/|text\/plain|application\/pdf)/;
@@ -60,7 +60,7 @@ export function fileRoutes(services: Services): Router {
     const asset = await resolve(req);
     commonHeaders(res, asset);
     if (answeredNotModified(req, res, `"${asset.versionId}"`)) return;
-    const range = parseRange(req.headers.range, asset.size);
+    const range = ifRangeMatches(req, `"${asset.versionId}"`) ? parseRange(req.headers.range, asset.size) : undefined;
     if (range === 'unsatisfiable') {
       res.setHeader('Content-Range', `bytes */${asset.size}`);
       res.status(416).end();

@@ -18,6 +18,18 @@ export function answeredNotModified(req: IncomingMessage, res: ServerResponse, e
   return true;
 }
 
+/**
+ * Whether a `Range` may be served as one (RFC 9110 §13.1.5): without `If-Range`, yes; with it,
+ * only when it names the current representation — an entity tag compared strongly (a weak tag
+ * never matches). A date never matches here: /files sends no Last-Modified to compare it with.
+ * When it does not match, the whole file is the answer (200), never a part of another version.
+ */
+export function ifRangeMatches(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-range'];
+  if (header === undefined) return true;
+  return String(header).trim() === etag;
+}
+
 /** `Content-Disposition` with an ASCII fallback and the exact UTF-8 name (RFC 6266 / 8187). */
 export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');

@@ -102,6 +102,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /management/v1/entries/{id}/archive': 'archiveEntry',
   'POST /management/v1/entries/{id}/schedule': 'scheduleEntry',
   'POST /management/v1/import': 'importNdjson',
+  'GET /management/v1/import': 'getLatestImport',
   'GET /management/v1/export': 'exportNdjson',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics': 'getDistributionAnalytics',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/geo': 'getAnalyticsGeo',

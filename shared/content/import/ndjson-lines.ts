@@ -10,41 +10,53 @@ export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Splits a byte stream into lines without holding more than one line (plus one chunk) in
- * memory, so an import of any size streams through. Lines may end in \n or \r\n.
+ * memory, so an import of any size streams through. Lines may end in \n or \r\n. Line ends are
+ * found in the bytes (a \n byte is never part of a multi-byte UTF-8 character) and only a whole
+ * line is decoded, so each byte is looked at once: a line that grows over many chunks (a body of
+ * zeros, say) costs its length, not its length squared.
  */
 export async function* ndjsonLines(source: AsyncIterable<Buffer | string>, maxLineBytes = MAX_LINE_BYTES): AsyncGenerator<NdjsonLine> {
-  const decoder = new TextDecoder('utf-8');
-  let pending = '';
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let lineNo = 0;
   let skipping = false;
-  const emit = (text: string): NdjsonLine | null => {
+  const emit = (bytes: Buffer): NdjsonLine | null => {
     lineNo++;
     if (skipping) {
       skipping = false;
       return { line: lineNo, text: '', tooLong: true };
     }
+    const text = bytes.toString('utf8');
     const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
     return trimmed.trim() === '' ? null : { line: lineNo, text: trimmed };
   };
+  const take = (tail: Buffer): Buffer => {
+    const line = pending.length === 0 ? tail : Buffer.concat([...pending, tail]);
+    pending = [];
+    pendingBytes = 0;
+    return line;
+  };
   for await (const chunk of source) {
-    pending += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let start = 0;
-    let nl: number;
-    while ((nl = pending.indexOf('\n', start)) !== -1) {
-      const out = emit(pending.slice(start, nl));
+    for (let nl = bytes.indexOf(10); nl !== -1; nl = bytes.indexOf(10, start)) {
+      const out = emit(take(bytes.subarray(start, nl)));
       if (out) yield out;
       start = nl + 1;
     }
-    pending = pending.slice(start);
-    if (pending.length > maxLineBytes) {
-      // Drop the oversize line's text; remember to report it when its end arrives.
+    if (start < bytes.length) {
+      pending.push(bytes.subarray(start));
+      pendingBytes += bytes.length - start;
+    }
+    if (pendingBytes > maxLineBytes) {
+      // Drop the oversize line's bytes; remember to report it when its end arrives.
       skipping = true;
-      pending = '';
+      pending = [];
+      pendingBytes = 0;
     }
   }
-  pending += decoder.decode();
-  if (pending !== '' || skipping) {
-    const out = emit(pending);
+  if (pendingBytes > 0 || skipping) {
+    const out = emit(take(Buffer.alloc(0)));
     if (out) yield out;
   }
 }

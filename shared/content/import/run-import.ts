@@ -14,10 +14,16 @@ export interface ImportOptions {
   maxListedResults?: number;
   /** Failures listed at most. @default 1000 */
   maxListedFailures?: number;
-  /** Called after each applied batch or line with the number of lines done so far. */
-  onProgress?: (linesDone: number) => void;
+  /** Called after each applied batch or line with the number of lines done so far (and the report so far). */
+  onProgress?: (linesDone: number, report: Readonly<ImportReport>) => void;
   /** An import that wrote this many lines has the planner's statistics renewed when it ends. @default 10000 */
   statisticsAfterLines?: number;
+  /**
+   * Aborted when nobody waits for the result any more (the client went away): the import stops
+   * before its next line, after the batch being written commits; lines read but not yet written
+   * are dropped, so the report counts exactly what was applied.
+   */
+  signal?: AbortSignal;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,7 +60,7 @@ export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, 
     inflight = null;
     if ('err' in outcome) throw outcome.err;
     outcome.ok.results.forEach(record);
-    options.onProgress?.(report.lines);
+    options.onProgress?.(report.lines, report);
     return outcome.ok.dirty;
   };
 
@@ -83,6 +89,7 @@ export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, 
   };
 
   for await (const l of lines) {
+    if (options.signal?.aborted) break;
     if (l.tooLong) {
       await settle();
       record({ line: l.line, type: 'unknown', ok: false, errors: ['line: longer than the line limit'] });
@@ -115,7 +122,11 @@ export async function runImport(deps: ContentDeps & { assets?: AssetLineDeps }, 
     if (type === 'asset') {
       record(deps.assets ? await applyAssetLine(deps.assets, state.orgId, l.line, body) : { line: l.line, type, ok: false, errors: ['type: asset lines are read by POST /management/v1/import only'] });
     } else record(await applyOtherLine(deps, state, l.line, type as string, body));
-    options.onProgress?.(report.lines);
+    options.onProgress?.(report.lines, report);
+  }
+  if (options.signal?.aborted) {
+    await drain();
+    return report;
   }
   await settle();
   if (report.succeeded >= (options.statisticsAfterLines ?? 10_000)) {

@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { decodeLoose, toCount, toCountry, toPath, toStatus, toText, toTimestampMs } from '../fields.js';
+import { decodeLoose, toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import type { LogRecord } from '../record.js';
 
 /**
@@ -15,7 +15,7 @@ export function fromAkamai(o: Record<string, unknown>): LogRecord {
     host: toText(o.reqHost).toLowerCase(),
     path: toPath(o.reqPath),
     status: toStatus(o.statusCode, 'statusCode'),
-    bytes: toCount(o.totalBytes ?? o.bytes, 'bytes', 0),
+    bytes: toWholeCount(o.totalBytes ?? o.bytes, 'bytes', 0),
     serveTimeMs: toCount(o.turnAroundTimeMSec, 'turnAroundTimeMSec', 0) + toCount(o.transferTimeMSec, 'transferTimeMSec', 0),
     cacheStatus: normalizeCacheStatus(o.cacheStatus),
     referer: decodeLoose(toText(o.referer)),

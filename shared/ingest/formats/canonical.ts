@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs } from '../fields.js';
+import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
 
 /**
@@ -29,7 +29,7 @@ export function fromCanonical(o: Record<string, unknown>): LogRecord {
     host: toText(o.host).toLowerCase(),
     path: toPath(o.path),
     status: toStatus(o.status, 'status'),
-    bytes: toCount(o.bytes, 'bytes', 0),
+    bytes: toWholeCount(o.bytes, 'bytes', 0),
     serveTimeMs: serveTimeMsOf(o),
     cacheStatus: normalizeCacheStatus(o.cacheStatus),
     referer: toText(o.referer),

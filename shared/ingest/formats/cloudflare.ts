@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs } from '../fields.js';
+import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import type { LogRecord } from '../record.js';
 
 /**
@@ -17,7 +17,7 @@ export function fromCloudflare(o: Record<string, unknown>): LogRecord {
     host: toText(o.ClientRequestHost).toLowerCase(),
     path: toPath(o.ClientRequestPath ?? o.ClientRequestURI),
     status: toStatus(o.EdgeResponseStatus, 'EdgeResponseStatus'),
-    bytes: toCount(o.EdgeResponseBytes, 'EdgeResponseBytes', 0),
+    bytes: toWholeCount(o.EdgeResponseBytes, 'EdgeResponseBytes', 0),
     serveTimeMs: serve,
     cacheStatus: normalizeCacheStatus(o.CacheCacheStatus),
     referer: toText(o.ClientRequestReferer),

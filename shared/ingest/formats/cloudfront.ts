@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { decodeLoose, toCount, toCountry, toPath, toStatus, toText, toTimestampMs } from '../fields.js';
+import { decodeLoose, toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
 
 /**
@@ -72,7 +72,7 @@ export function fromCloudFront(line: string, columns: Columns): LogRecord {
     host: toText(get('x-host-header', 'cs(host)', 'cs-host')).toLowerCase(),
     path: toPath(get('cs-uri-stem')),
     status: toStatus(get('sc-status'), 'sc-status'),
-    bytes: toCount(get('sc-bytes'), 'sc-bytes', 0),
+    bytes: toWholeCount(get('sc-bytes'), 'sc-bytes', 0),
     serveTimeMs: seconds === undefined ? 0 : Math.round(toCount(Number(seconds) * 1000, 'time-taken')),
     cacheStatus: normalizeCacheStatus(get('x-edge-result-type')),
     referer: decodeLoose(toText(get('cs(referer)', 'cs-referer'))),

@@ -1,13 +1,15 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { isRealDate, toCount, toPath, toStatus, toTimestampMs } from '../fields.js';
+import { isRealDate, toPath, toStatus, toTimestampMs, toWholeCount } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
+import { decodeLogEscapes } from './log-escapes.js';
 
 /**
  * nginx / Apache "combined" access log lines, optionally followed by the request time and the
  * cache status (nginx `$request_time $upstream_cache_status`, Apache `%D`):
  *   1.2.3.4 - - [10/Oct/2026:13:55:36 +0200] "GET /a.jpg HTTP/1.1" 200 2326 "https://r/" "UA" 0.012 HIT
  * A request time with a decimal point is in seconds (nginx), an integer in microseconds (Apache
- * %D). The combined format has no host; it stays empty.
+ * %D). The combined format has no host; it stays empty. The request target, referrer and user
+ * agent have their `\xHH` escapes decoded (`decodeLogEscapes`).
  */
 const LINE =
   /^(\S+) \S+ \S+ \[([^\]]+)\] "(\S+) (\S+)[^"]*" (\d{3}) (\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)")?(?: (\d+\.\d+|\d+|-))?(?: (\S+))?\s*$/;
@@ -28,7 +30,7 @@ function clfTime(text: string): number {
   return Date.parse(iso);
 }
 
-const unescape = (s: string | undefined) => (s === undefined || s === '-' ? '' : s.replace(/\\(.)/g, '$1'));
+const unescape = (s: string | undefined) => (s === undefined || s === '-' ? '' : decodeLogEscapes(s));
 
 export function fromCombined(line: string): LogRecord {
   const m = LINE.exec(line);
@@ -43,9 +45,9 @@ export function fromCombined(line: string): LogRecord {
     clientIp: m[1],
     method: m[3].toUpperCase(),
     host: '',
-    path: toPath(m[4]),
+    path: toPath(decodeLogEscapes(m[4])),
     status: toStatus(m[5], 'status'),
-    bytes: toCount(m[6], 'bytes', 0),
+    bytes: toWholeCount(m[6], 'bytes', 0),
     serveTimeMs,
     cacheStatus: normalizeCacheStatus(m[10]),
     referer: unescape(m[7]),

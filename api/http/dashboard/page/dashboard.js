@@ -257,9 +257,15 @@ function drawBars(body, rows) {
   body.append(list);
 }
 
-/** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
+/**
+ * RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. A text that
+ * begins with = + - @, a tab or a carriage return (a referrer host `=1+2`, a path a visitor chose)
+ * would be evaluated as a formula by a spreadsheet: it gets a leading ' (OWASP, CSV injection), so
+ * it is shown as the text it is. Numbers (a negative one too) are written as they are.
+ */
 const csvField = (v) => {
-  const s = v === null || v === undefined ? '' : String(v);
+  const raw = v === null || v === undefined ? '' : String(v);
+  const s = typeof v === 'string' && /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
