@@ -90,8 +90,7 @@ export interface ModelDefinition {
 export const ENTRY_STATUSES = ['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 
-export const ASSET_TYPES = ['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
+export { ASSET_TYPES, type AssetType } from './asset-types.js';
 
 /** `blogPost` → `BlogPost`. */
 export const typeNameOf = (alias: string): string => alias.charAt(0).toUpperCase() + alias.slice(1);

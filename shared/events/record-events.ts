@@ -2,15 +2,13 @@ import type { Queryable } from '../adapters/db/index.js';
 import type { EventType } from './event-types.js';
 import { AUDIT_ACTOR_SQL, AUDIT_CHANGES_SQL } from '../audit/record-audit.js';
 
-/**
- * The transactional outbox: every function here writes `events` rows with the caller's
- * transaction, so the events commit or roll back with the change they describe. Committing wakes
- * the dispatcher (a trigger NOTIFYs `folio_events`).
- *
- * Each event is also an audit row, in the same statement: its type is the action, its subject
- * (`<kind>:<id>`) the audited subject, with the actor and request the transaction carries (see
- * record-audit.ts) — content, models and assets are audited where their events are written.
- */
+// The transactional outbox: every function here writes `events` rows with the caller's
+// transaction, so the events commit or roll back with the change they describe. Committing wakes
+// the dispatcher (a trigger NOTIFYs `folio_events`).
+//
+// Each event is also an audit row, in the same statement: its type is the action, its subject
+// (`<kind>:<id>`) the audited subject, with the actor and request the transaction carries (see
+// record-audit.ts) — content, models and assets are audited where their events are written.
 
 /** Wraps an `INSERT INTO events … ` statement so the events it inserts are audited too. */
 const audited = (insertEvents: string) => `

@@ -2,14 +2,12 @@ import { forbidden } from '../errors/index.js';
 import type { Scope } from '../tenancy/scopes.js';
 import { BUILT_IN_RULES, type AssetAction, type ModelAction, type ModelRules, type RoleRules, type SettingsArea } from './roles.js';
 
-/**
- * The one policy: `can(actor, action, subject)` for every door (REST, GraphQL preview, import,
- * export, the CLI — which speaks REST). The repository layer still scopes every query by
- * organization; the policy only narrows within it.
- *
- * An API token's scopes are built-in roles: `manage` acts as admin, so every existing token keeps
- * doing what it did; a member acts under the rules of their membership's role.
- */
+// The one policy: `can(actor, action, subject)` for every door (REST, GraphQL preview, import,
+// export, the CLI — which speaks REST). The repository layer still scopes every query by
+// organization; the policy only narrows within it.
+//
+// An API token's scopes are built-in roles: `manage` acts as admin, so every existing token keeps
+// doing what it did; a member acts under the rules of their membership's role.
 
 /** Who acts: a token (by its scopes) or a member (by their role's rules). */
 export interface PolicyActor {

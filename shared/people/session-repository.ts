@@ -84,15 +84,9 @@ export async function revokeAllSessions(db: Queryable, personId: string): Promis
   return rows.map((r) => Buffer.from(r.hash));
 }
 
-/** A member acting through a session: who, under which role. */
-export interface MemberIdentity {
-  id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  rules: RoleRules;
-  sessionId: string;
-}
+import type { MemberIdentity } from './member-identity.js';
+
+export type { MemberIdentity };
 
 /**
  * The identity of a live session: its organization as a token's would be, with the member and

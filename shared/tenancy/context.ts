@@ -1,4 +1,4 @@
-import type { MemberIdentity } from '../people/session-repository.js';
+import type { MemberIdentity } from '../people/member-identity.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling: resolved once from the bearer token by the auth middleware. */

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import type { Run } from './sql-run.js';
 import { SEARCH_GRAPHQL, searchSql } from './graphql-search.js';
 
 /**
@@ -21,8 +21,7 @@ export const GRAPHQL: Record<QueryName, string> = {
   Q5: SEARCH_GRAPHQL,
 };
 
-/** Runs one hand-written statement: unnamed (pg's default) or as a named prepared statement. */
-export type Run = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+export type { Run } from './sql-run.js';
 
 export const SQL: Record<QueryName, (c: Run, orgId: string) => Promise<unknown>> = {
   async Q1(c, orgId) {

@@ -1,4 +1,4 @@
-import type { Run } from './graphql-queries.js';
+import type { Run } from './sql-run.js';
 
 /**
  * Q5 of `bench:graphql`: a full-text search (`search` on a collection) ranked by relevance, with

@@ -1,17 +1,15 @@
 import vm from 'node:vm';
 import { LRUCache } from 'lru-cache';
 
-/**
- * Pattern rules run JavaScript regular expressions, whose backtracking engine can take
- * exponential time on some patterns (`(a+)+$` against a long run of `a` and one `!`). No
- * linear-time engine is available here (re2 needs a native build), and telling every dangerous
- * pattern apart at model-write time is not decidable in general (`(a|a)*$` has no nested
- * quantifier), so the bound is on time instead: every match of a write runs inside one
- * `vm` script with a timeout, which V8 enforces by interrupting the running regular
- * expression. One script per write (not per value) because each timed script costs a watchdog
- * thread (~0.3 ms); only when that budget runs out is each value retried alone, so the
- * value that stalls is named and the others still get their answer.
- */
+// Pattern rules run JavaScript regular expressions, whose backtracking engine can take
+// exponential time on some patterns (`(a+)+$` against a long run of `a` and one `!`). No
+// linear-time engine is available here (re2 needs a native build), and telling every dangerous
+// pattern apart at model-write time is not decidable in general (`(a|a)*$` has no nested
+// quantifier), so the bound is on time instead: every match of a write runs inside one
+// `vm` script with a timeout, which V8 enforces by interrupting the running regular
+// expression. One script per write (not per value) because each timed script costs a watchdog
+// thread (~0.3 ms); only when that budget runs out is each value retried alone, so the
+// value that stalls is named and the others still get their answer.
 
 /** Time one write's matches may take together before they are tried one by one. */
 export const PATTERN_BUDGET_MS = 100;

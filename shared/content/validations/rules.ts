@@ -1,4 +1,4 @@
-import { ASSET_TYPES, type AssetType } from '../model-types.js';
+import { ASSET_TYPES, type AssetType } from '../asset-types.js';
 
 /** Lower and upper bounds, either optional, both inclusive. */
 export interface Bounds<T> {
