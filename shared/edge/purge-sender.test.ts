@@ -86,4 +86,14 @@ describe('purge requests', () => {
     const fastly = await sendPurge(deps([{ ok: false, statusCode: 404, error: 'HTTP 404' }]), { provider: 'fastly', serviceId: 'nope', apiToken: 't', softPurge: false }, ['k']);
     expect([fastly.ok, fastly.statusCode]).toEqual([false, 404]);
   });
+
+  it('fails a purge for good when one of its requests cannot be sent, and tells that one', async () => {
+    const nginx = { provider: 'http' as const, method: 'PURGE', url: 'http://cdn/purge{path}', headers: {} };
+    const answers = [
+      { ok: false, statusCode: 503, error: 'HTTP 503' },
+      { ok: false, statusCode: null, error: 'cannot be sent: ERR_INVALID_URL: Invalid URL', unsendable: true },
+    ];
+    const purge = await sendPurge(deps(answers), nginx, ['k']);
+    expect([purge.ok, purge.unsendable, purge.error]).toEqual([false, true, '2 of 2 purge requests failed; the first: cannot be sent: ERR_INVALID_URL: Invalid URL']);
+  });
 });

@@ -77,7 +77,8 @@ const PURGES_IN_FLIGHT = 8;
 /**
  * Sends a purge's requests, a few at a time, every one of them: one refused request does not keep
  * the others from purging. The purge fails when any failed (the whole purge is retried: purging
- * twice is harmless). A generic target's 404 is a success — a cache such as nginx's purge module
+ * twice is harmless) — unless one cannot be sent at all: that one fails it for good, and is the
+ * one the error tells. A generic target's 404 is a success — a cache such as nginx's purge module
  * answers it for a URL it does not hold (purged before, evicted): nothing to purge. Cloudflare
  * answers 200 with `"success": false` for some refusals: that is a failure.
  */
@@ -94,8 +95,9 @@ export async function sendPurge(deps: PurgeDeps, config: PurgeConfig, keys: read
   const durationMs = Math.round(performance.now() - started);
   const failed = outcomes.filter((o) => !o.ok);
   if (failed.length > 0) {
-    const error = requests.length === 1 ? failed[0].error : `${failed.length} of ${requests.length} purge requests failed; the first: ${failed[0].error ?? 'no answer'}`;
-    return { ...failed[0], error, durationMs };
+    const first = failed.find((o) => o.unsendable) ?? failed[0];
+    const error = requests.length === 1 ? first.error : `${failed.length} of ${requests.length} purge requests failed; the first: ${first.error ?? 'no answer'}`;
+    return { ...first, error, durationMs };
   }
   const notHeld = outcomes.filter((o) => o.statusCode === 404).length;
   const last = outcomes[outcomes.length - 1];

@@ -104,7 +104,8 @@ async function attemptOnce(services: Services, d: DeliveryToSend): Promise<Attem
         (JSON.parse(d.body) as { keys: string[] }).keys,
       )
     : await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
-  const delay = config.webhooks.retryDelaysMs[d.attempts];
+  // a request Node refused to make (a header value with CR or LF, say) fails the same every time
+  const delay = sent.unsendable ? undefined : config.webhooks.retryDelaysMs[d.attempts];
   const outcome: AttemptRecord['outcome'] = sent.ok
     ? { status: 'succeeded' }
     : delay !== undefined

@@ -13,6 +13,8 @@ export interface AttemptOutcome {
   error: string | null;
   /** The start of the response body (the rest is not read). */
   excerpt: string | null;
+  /** Node refused to make the request (see unsendable): every retry would fail the same. */
+  unsendable?: boolean;
 }
 
 export interface WebhookSender {
@@ -26,10 +28,22 @@ const READ_LIMIT = 4096;
 const EXCERPT_CHARS = 256;
 
 /**
+ * The outcome of a request Node refuses to make — a URL it cannot parse, a header value holding
+ * CR, LF or another control character, a protocol other than http(s): it throws before a byte is
+ * sent, and would throw the same on every retry, so the attempt fails for good with Node's reason
+ * (its code and message name the header, never its value).
+ */
+function unsendable(err: unknown): Omit<AttemptOutcome, 'durationMs'> {
+  const { code, message } = err as NodeJS.ErrnoException;
+  return { ok: false, unsendable: true, statusCode: null, error: `cannot be sent: ${code ?? 'error'}: ${message}`, excerpt: null };
+}
+
+/**
  * POSTs deliveries over keep-alive connections (one pool per process, made in Services). Every
  * new connection goes through the guarded lookup; a literal address is checked before the request.
  * A 2xx is success; anything else — a redirect (not followed), another status, no answer within
- * `timeoutMs` from the first byte sent to the last one read — is a failure to retry.
+ * `timeoutMs` from the first byte sent to the last one read — is a failure to retry; a request
+ * that cannot be made at all is a failure not to retry.
  */
 export function createWebhookSender(options: { timeoutMs: number; allowPrivateTargets: boolean }): WebhookSender {
   const lookup = guardedLookup(options.allowPrivateTargets);
@@ -42,11 +56,27 @@ export function createWebhookSender(options: { timeoutMs: number; allowPrivateTa
     send(rawUrl, headers, body, method = 'POST') {
       const started = performance.now();
       const done = (partial: Omit<AttemptOutcome, 'durationMs'>): AttemptOutcome => ({ ...partial, durationMs: Math.round(performance.now() - started) });
-      const url = new URL(rawUrl);
+      let url: URL;
+      try {
+        url = new URL(rawUrl);
+      } catch (err) {
+        return Promise.resolve(done(unsendable(err)));
+      }
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const refused = isIP(host) && !options.allowPrivateTargets ? refusedAddress(host) : null;
       if (refused) return Promise.resolve(done({ ok: false, statusCode: null, error: `target refused: ${refused}`, excerpt: null }));
       const transport = url.protocol === 'https:' ? https : http;
+      let req: http.ClientRequest;
+      try {
+        req = transport.request(url, {
+          method,
+          agent: agents[url.protocol as 'http:' | 'https:'],
+          headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body), 'user-agent': 'Folio-Webhooks/1' },
+        });
+      } catch (err) {
+        return Promise.resolve(done(unsendable(err)));
+      }
+      // its errors come from the event loop, after these listeners are on
       return new Promise<AttemptOutcome>((resolve) => {
         let settled = false;
         const finish = (o: Omit<AttemptOutcome, 'durationMs'>) => {
@@ -55,11 +85,6 @@ export function createWebhookSender(options: { timeoutMs: number; allowPrivateTa
           clearTimeout(timer);
           resolve(done(o));
         };
-        const req = transport.request(url, {
-          method,
-          agent: agents[url.protocol as 'http:' | 'https:'],
-          headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body), 'user-agent': 'Folio-Webhooks/1' },
-        });
         const timer = setTimeout(() => {
           finish({ ok: false, statusCode: null, error: `no complete answer within ${options.timeoutMs} ms`, excerpt: null });
           req.destroy();

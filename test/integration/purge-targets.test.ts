@@ -177,4 +177,43 @@ describe('purge targets', () => {
     expect(bodies).toEqual([{ tags: [`o.${org.orgId}`] }, { tags: [`o.${org.orgId}`] }, { tags: [`o.${org.orgId}`] }]);
     receiver.answer = previous;
   });
+
+  it('fails a purge that cannot be sent with its reason after one attempt, and never retries it', async () => {
+    const own = await t.createOrg();
+    const mo = (p: string, o: { method?: string; body?: unknown } = {}) => m(p, o, own.manageToken);
+    const created = await Promise.all([
+      mo('/purge-targets', { body: { provider: 'fastly', serviceId: SERVICE_ID, apiToken: 'fastly-token', events: ['model.changed'] } }),
+      mo('/purge-targets', { body: { provider: 'http', method: 'PURGE', url: `${receiver.url}/unsendable/{key}`, events: ['model.changed'] } }),
+    ]);
+    for (const c of created) expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const [fastly, generic] = created.map((c) => c.body.result.id as string);
+    // what the API now refuses (422), written past it as a row saved before that check holds it:
+    // Node refuses to send either one before a byte goes out
+    const set = (id: string, field: string, value: string) =>
+      t.services.db.query(`UPDATE webhooks SET purge = jsonb_set(purge, $3::text[], to_jsonb($4::text)) WHERE org_id = $1 AND id = $2`, [own.orgId, id, [field], value]);
+    await set(fastly, 'apiToken', 'secret\r\nX-Injected: 1');
+    await set(generic, 'url', `${receiver.url.replace('127.0.0.1', '127.0.0 .1')}/unsendable/{key}`);
+
+    expect((await mo('/models/story', { method: 'PUT', body: { titleField: 'title', fields: [{ alias: 'title', type: 'text', required: true }] } })).status).toBe(201);
+    type Logged = { status: string; attempts: number; lastStatusCode: number | null; lastError: string | null; nextAttemptAt: string | null };
+    const logOf = async (id: string) => (await mo(`/purge-targets/${id}/deliveries`)).body.result as Logged[];
+    let logs: Logged[][] = [];
+    for (let i = 0; i < 100 && !(logs.length === 2 && logs.every((l) => l.length === 1 && l[0].status !== 'pending')); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      logs = await Promise.all([logOf(fastly), logOf(generic)]);
+    }
+    const failed = { status: 'failed', attempts: 1, lastStatusCode: null, nextAttemptAt: null };
+    expect(logs).toEqual([
+      [expect.objectContaining({ ...failed, lastError: expect.stringMatching(/^cannot be sent: ERR_INVALID_CHAR: .*fastly-key/) })],
+      [expect.objectContaining({ ...failed, lastError: expect.stringMatching(/^cannot be sent: ERR_INVALID_URL/) })],
+    ]);
+    expect(JSON.stringify(logs)).not.toContain('secret');
+    // the retry schedule (0.2 s three times) would have tried again by now: nothing more happens
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await Promise.all([logOf(fastly), logOf(generic)])).map((l) => [l.length, l[0].status, l[0].attempts])).toEqual([
+      [1, 'failed', 1],
+      [1, 'failed', 1],
+    ]);
+    expect(receiver.received.filter((r) => r.path.startsWith('/unsendable/'))).toEqual([]);
+  });
 });
