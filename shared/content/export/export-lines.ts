@@ -137,7 +137,8 @@ function* sectionLines(sections: Record<string, unknown>[]): Generator<ExportLin
 }
 
 /**
- * Assets a page at a time, in listing order, except that a video is held back until the image
+ * Assets a page at a time, oldest first — an import creates them in line order, so the copy lists
+ * them newest first as the original does — except that a video is held back until the image
  * that is its poster is written (an import line may use earlier lines only, and the import
  * refuses a poster that is not there yet). A poster that never comes (deleted since it was
  * chosen, so the video shows none) is left out of the line.
@@ -152,7 +153,7 @@ async function* assetLines(deps: ExportDeps, orgId: string): AsyncGenerator<stri
     waiting.delete(a.id);
     for (const video of posterOf) yield* write(video);
   };
-  for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) {
+  for await (const asset of paged((page) => listAssets(deps.db, orgId, page, { oldestFirst: true }))) {
     const poster = asset.posterAssetId;
     if (poster && poster !== asset.id && !written.has(poster)) waiting.set(poster, [...(waiting.get(poster) ?? []), asset]);
     else yield* write(asset);
