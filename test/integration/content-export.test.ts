@@ -52,7 +52,7 @@ beforeAll(async () => {
   for (const id of ['event-1', 'event-2']) expect((await m(src, `/entries/${id}/publish`, { method: 'POST' })).status).toBe(200);
   // an archived one
   expect((await m(src, '/entries/article-5/archive', { method: 'POST' })).status).toBe(200);
-  // focal points on the image, and a video whose poster it is (uploaded later, so listed first)
+  // focal points on the image, and a video whose poster it is
   ids.image = (await m(src, '/assets')).body.result[0].id;
   const points = { focalPoint: { x: 0.2, y: 0.75 }, focalPoints: [{ ratio: '16:9', focalPoint: { x: 0.85, y: 0.3 } }] };
   expect((await m(src, `/assets/${ids.image}`, { method: 'PATCH', body: points })).status).toBe(200);
@@ -192,6 +192,25 @@ describe('export with Postgres going away', () => {
 });
 
 describe('asset lines', () => {
+  it('a video whose poster was uploaded after it is written after the poster, and the copy keeps the poster', async () => {
+    const source = await t.createOrg('Posters');
+    const upload = async (token: string, file: string) => {
+      const res = await t.json(`/management/v1/assets?fileName=${file}`, { method: 'POST', token, rawBody: new Uint8Array(await readFile(new URL(`../fixtures/images/${file}`, import.meta.url))) });
+      expect(res.status).toBe(201);
+      return res.body.result.id as string;
+    };
+    const video = await upload(source.manageToken, 'clip.mp4');
+    const poster = await upload(source.manageToken, 'the-mouse.jpg');
+    expect((await m(source.manageToken, `/assets/${video}`, { method: 'PATCH', body: { posterAssetId: poster } })).status).toBe(200);
+    const { text } = await exportOf(source.manageToken);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.type === 'asset').map((l) => [l.id, l.posterAssetId ?? null])).toEqual([[poster, null], [video, poster]]);
+    const target = await t.createOrg('Posters copy');
+    const imported = await t.json('/management/v1/import', { method: 'POST', token: target.manageToken, rawBody: text, headers: { 'content-type': 'application/x-ndjson' } });
+    expect(imported.body.result).toMatchObject({ succeeded: 2, failed: 0 });
+    expect((await m(target.manageToken, `/assets/${video}`)).body.result).toMatchObject({ type: 'VIDEO', posterAssetId: poster });
+  });
+
   it('copy only signed /files URLs of this Folio; a tampered or foreign URL is refused with the line number', async () => {
     const asset = exported.find((l) => l.type === 'asset')!;
     const url = String(asset.url);
