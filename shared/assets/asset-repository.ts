@@ -62,15 +62,20 @@ export async function findAssetsByIds(db: Queryable, orgId: string, ids: readonl
   return new Map(rows.map((r) => [r.id, toAsset(r)]));
 }
 
-export async function listAssets(db: Queryable, orgId: string, page: { offset: number; limit: number }, filter: { type?: AssetType } = {}) {
+/**
+ * A page of live assets, newest first; `oldestFirst` in exactly the reverse order (an export
+ * writes them so, so that a copy made by an import lists them as the original does).
+ */
+export async function listAssets(db: Queryable, orgId: string, page: { offset: number; limit: number }, filter: { type?: AssetType; oldestFirst?: boolean } = {}) {
   const params: unknown[] = [orgId];
   let where = 'org_id = $1 AND deleted_at IS NULL';
   if (filter.type) {
     params.push(filter.type);
     where += ` AND type = $${params.length}`;
   }
+  const order = filter.oldestFirst ? 'created_at, id DESC' : 'created_at DESC, id';
   const [items, total] = await Promise.all([
-    db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE ${where} ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`, params),
+    db.query<AssetRow>(`SELECT ${ASSET_COLUMNS} FROM assets WHERE ${where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`, params),
     db.query<{ n: number }>(`SELECT count(*)::int AS n FROM assets WHERE ${where}`, params),
   ]);
   return { items: items.rows.map(toAsset), total: total.rows[0].n };

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedDemo, type DemoInfo } from '../../shared/demo/seed-demo.js';
@@ -8,14 +9,26 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
 /**
  * Export → import: the demo organization (most field types, a section tree with media, authors
  * with images, labels, published, draft and edited entries, rich content, a list, an image),
- * with an entry that references one created after it and two that reference each other, is
- * exported and imported into a new organization; both answer the same GraphQL queries.
+ * with an entry that references one created after it and two that reference each other, focal
+ * points on the image and a video whose poster it is, is exported and imported into a new
+ * organization; both answer the same GraphQL queries.
  */
 let t: TestApp;
 let demo: DemoInfo;
 let copy: TestOrg;
 let exported: Array<Record<string, unknown>>;
 const tokens = { copy: { delivery: '', preview: '' } };
+const ids = { image: '', video: '' };
+
+/**
+ * What focal points and posters change: a crop around the image's focal point, one around the
+ * point stored for a ratio (the image is article-2's hero), and the poster of the video.
+ */
+const focalQueries = () => [
+  `{ cmsAsset(id: "${ids.image}") { focalPoint { x y } url(transformation: { width: 120, height: 40, resize: FILL }, useFocalPoint: true) } }`,
+  `{ article(id: "article-2") { hero { focalPoints { ratio focalPoint { x y } } url(transformation: { width: 160, height: 90, resize: FILL }, focalPointRatio: "16:9") } } }`,
+  `{ cmsAsset(id: "${ids.video}") { type url(transformation: { format: THUMBNAIL, width: 320 }) } }`,
+];
 
 const m = (token: string, path: string, o: { method?: string; body?: unknown } = {}) => t.json(`/management/v1${path}`, { token, ...o });
 
@@ -39,6 +52,18 @@ beforeAll(async () => {
   for (const id of ['event-1', 'event-2']) expect((await m(src, `/entries/${id}/publish`, { method: 'POST' })).status).toBe(200);
   // an archived one
   expect((await m(src, '/entries/article-5/archive', { method: 'POST' })).status).toBe(200);
+  // focal points on the image, and a video whose poster it is
+  ids.image = (await m(src, '/assets')).body.result[0].id;
+  const points = { focalPoint: { x: 0.2, y: 0.75 }, focalPoints: [{ ratio: '16:9', focalPoint: { x: 0.85, y: 0.3 } }] };
+  expect((await m(src, `/assets/${ids.image}`, { method: 'PATCH', body: points })).status).toBe(200);
+  const clip = new Uint8Array(await readFile(new URL('../fixtures/images/clip.mp4', import.meta.url)));
+  const video = await t.json('/management/v1/assets?fileName=clip.mp4', { method: 'POST', token: src, rawBody: clip });
+  expect(video.status).toBe(201);
+  ids.video = video.body.result.id;
+  expect((await m(src, `/assets/${ids.video}`, { method: 'PATCH', body: { posterAssetId: ids.image } })).status).toBe(200);
+  // and one more, so the copy's assets must be written in the original's order to list in it
+  const mouse = new Uint8Array(await readFile(new URL('../fixtures/images/the-mouse.jpg', import.meta.url)));
+  expect((await t.json('/management/v1/assets?fileName=the-mouse.jpg', { method: 'POST', token: src, rawBody: mouse })).status).toBe(201);
 
   const { res, text } = await exportOf(src, { 'accept-encoding': 'gzip' });
   expect(res.status).toBe(200);
@@ -81,6 +106,34 @@ describe('export', () => {
     const six = exported.filter((l) => l.type === 'entry' && l.id === 'article-6');
     expect(six.map((l) => l.status ?? null)).toEqual(['PUBLISHED', null]);
     expect(exported.find((l) => l.type === 'asset')?.url).toMatch(/\/files\//);
+    // a video after the image that is its poster
+    const assetAt = (id: string) => exported.findIndex((l) => l.type === 'asset' && l.id === id);
+    expect(assetAt(ids.image)).toBeGreaterThanOrEqual(0);
+    expect(assetAt(ids.image)).toBeLessThan(assetAt(ids.video));
+  });
+
+  it('keeps focal points and video posters: focal-point crops and the poster are the same in the copy', async () => {
+    for (const query of focalQueries()) {
+      const original = await answer(demo.deliveryToken, query);
+      expect(original.errors, `${query}: ${JSON.stringify(original.errors)}`).toBeUndefined();
+      expect(comparable(await answer(tokens.copy.delivery, query), copy.orgId), query).toBe(comparable(original, demo.orgId));
+    }
+    const cropped = (await answer(demo.deliveryToken, focalQueries()[0])) as { data: { cmsAsset: { url: string } } };
+    const centred = (await answer(demo.deliveryToken, `{ cmsAsset(id: "${ids.image}") { url(transformation: { width: 120, height: 40, resize: FILL }) } }`)) as typeof cropped;
+    expect(cropped.data.cmsAsset.url, 'the focal point is in the URL').not.toBe(centred.data.cmsAsset.url);
+    for (const [token, org] of [[demo.manageToken, demo.orgId], [copy.manageToken, copy.orgId]] as const) {
+      const [image, video] = await Promise.all([m(token, `/assets/${ids.image}`), m(token, `/assets/${ids.video}`)]);
+      expect(image.body.result, org).toMatchObject({ focalPoint: { x: 0.2, y: 0.75 }, focalPoints: [{ ratio: '16:9', focalPoint: { x: 0.85, y: 0.3 } }] });
+      expect(video.body.result, org).toMatchObject({ type: 'VIDEO', posterAssetId: ids.image });
+    }
+    // the copy's video shows the copied image as its poster, not a frame of its own
+    const thumbnail = async (token: string) => {
+      const url = ((await answer(token, focalQueries()[2])) as { data: { cmsAsset: { url: string } } }).data.cmsAsset.url;
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    expect((await thumbnail(tokens.copy.delivery)).equals(await thumbnail(demo.deliveryToken))).toBe(true);
   });
 
   it('and an import into a new organization answers 20 GraphQL queries as the original does', async () => {
@@ -139,6 +192,25 @@ describe('export with Postgres going away', () => {
 });
 
 describe('asset lines', () => {
+  it('a video whose poster was uploaded after it is written after the poster, and the copy keeps the poster', async () => {
+    const source = await t.createOrg('Posters');
+    const upload = async (token: string, file: string) => {
+      const res = await t.json(`/management/v1/assets?fileName=${file}`, { method: 'POST', token, rawBody: new Uint8Array(await readFile(new URL(`../fixtures/images/${file}`, import.meta.url))) });
+      expect(res.status).toBe(201);
+      return res.body.result.id as string;
+    };
+    const video = await upload(source.manageToken, 'clip.mp4');
+    const poster = await upload(source.manageToken, 'the-mouse.jpg');
+    expect((await m(source.manageToken, `/assets/${video}`, { method: 'PATCH', body: { posterAssetId: poster } })).status).toBe(200);
+    const { text } = await exportOf(source.manageToken);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.type === 'asset').map((l) => [l.id, l.posterAssetId ?? null])).toEqual([[poster, null], [video, poster]]);
+    const target = await t.createOrg('Posters copy');
+    const imported = await t.json('/management/v1/import', { method: 'POST', token: target.manageToken, rawBody: text, headers: { 'content-type': 'application/x-ndjson' } });
+    expect(imported.body.result).toMatchObject({ succeeded: 2, failed: 0 });
+    expect((await m(target.manageToken, `/assets/${video}`)).body.result).toMatchObject({ type: 'VIDEO', posterAssetId: poster });
+  });
+
   it('copy only signed /files URLs of this Folio; a tampered or foreign URL is refused with the line number', async () => {
     const asset = exported.find((l) => l.type === 'asset')!;
     const url = String(asset.url);

@@ -30,7 +30,7 @@ const PAGE = 1000;
 /**
  * The organization's content as the lines of an import (NDJSON lines, without their newline), in an order the import applies without
  * a failure: sites, locales (the default first, each before the locales that fall back to it), models, assets, sections (parents first), authors, labels, entries (each after
- * the entries it references), lists. Read a page at a time, so an export of any size holds a
+ * the entries it references), lists; a video after the image that is its poster. Read a page at a time, so an export of any size holds a
  * page (and the ids of the entries written so far) in memory.
  *
  * What an import cannot recreate is written as the nearest thing it can: an unpublished or
@@ -45,7 +45,7 @@ export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenera
     yield lineOf({ type: 'locale', code: l.code, name: l.name, default: l.default || undefined, fallback: l.fallback });
   }
   for (const model of modelLines(await listModels(deps.db, orgId))) yield JSON.stringify(model);
-  for await (const asset of paged((page) => listAssets(deps.db, orgId, page))) yield JSON.stringify(assetLine(deps, asset));
+  yield* assetLines(deps, orgId);
   for (const section of sectionLines(await allResources(deps.db, sectionDef, orgId))) yield JSON.stringify(section);
   for (const author of await allResources(deps.db, authorDef, orgId)) yield JSON.stringify(resourceLine('author', author, Object.keys(authorInputSchema.shape)));
   for (const label of await allResources(deps.db, labelDef, orgId)) yield JSON.stringify(resourceLine('label', label, Object.keys(labelInputSchema.shape)));
@@ -136,6 +136,32 @@ function* sectionLines(sections: Record<string, unknown>[]): Generator<ExportLin
   }
 }
 
+/**
+ * Assets a page at a time, oldest first — an import creates them in line order, so the copy lists
+ * them newest first as the original does — except that a video is held back until the image
+ * that is its poster is written (an import line may use earlier lines only, and the import
+ * refuses a poster that is not there yet). A poster that never comes (deleted since it was
+ * chosen, so the video shows none) is left out of the line.
+ */
+async function* assetLines(deps: ExportDeps, orgId: string): AsyncGenerator<string> {
+  const written = new Set<string>();
+  const waiting = new Map<string, Asset[]>();
+  const write = function* (a: Asset): Generator<string> {
+    yield JSON.stringify(assetLine(deps, a));
+    written.add(a.id);
+    const posterOf = waiting.get(a.id) ?? [];
+    waiting.delete(a.id);
+    for (const video of posterOf) yield* write(video);
+  };
+  for await (const asset of paged((page) => listAssets(deps.db, orgId, page, { oldestFirst: true }))) {
+    const poster = asset.posterAssetId;
+    if (poster && poster !== asset.id && !written.has(poster)) waiting.set(poster, [...(waiting.get(poster) ?? []), asset]);
+    else yield* write(asset);
+  }
+  for (const videos of waiting.values()) for (const video of videos) yield JSON.stringify(assetLine(deps, { ...video, posterAssetId: null }));
+}
+
+/** An asset's line: where its bytes are, its metadata, focal points and poster (the asset line schema of the import). */
 function assetLine(deps: ExportDeps, a: Asset): ExportLine {
   return compact({
     type: 'asset',
@@ -150,6 +176,9 @@ function assetLine(deps: ExportDeps, a: Asset): ExportLine {
     source: a.source,
     tags: a.tags,
     externalId: a.externalId,
+    focalPoint: a.focalPoint,
+    focalPoints: a.focalPoints.length > 0 ? a.focalPoints : undefined,
+    posterAssetId: a.posterAssetId,
   });
 }
 
