@@ -59,7 +59,8 @@ const cases: Case[] = [
     lane: 'answered',
     status: 200,
   },
-  { name: 'an Accept the lane leaves to yoga', body: ok(STORY), headers: { accept: 'application/json, application/graphql-response+json' }, lane: 'not taken', status: 200 },
+  { name: 'both JSON types, JSON first (negotiated)', body: ok(STORY), headers: { accept: 'application/json, application/graphql-response+json' }, lane: 'answered', status: 200 },
+  { name: 'an Accept the lane leaves to yoga (a stream)', body: ok(STORY), headers: { accept: 'text/event-stream' }, lane: 'not taken', status: 200 },
   { name: 'charset in Content-Type', body: ok(STORY), headers: { 'content-type': 'application/json; charset=utf-8' }, lane: 'answered', status: 200 },
   {
     name: 'variables and operationName',
