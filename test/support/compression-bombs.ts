@@ -1,3 +1,5 @@
+import type { Transform } from 'node:stream';
+
 /**
  * A zstd frame of RLE blocks: each 4 input bytes expand to 128 KiB of zeros (how zstd encodes a
  * run), so a few kilobytes make gigabytes. `descriptor` is the frame's window descriptor byte.
@@ -24,17 +26,7 @@ export function zstdBomb(outputBytes: number, descriptor = 0x58 /* 2 MiB window 
  */
 export async function zlibBomb(kind: 'gzip' | 'deflate', outputBytes: number): Promise<Buffer> {
   const { createDeflate, createGzip } = await import('node:zlib');
-  const stream = kind === 'gzip' ? createGzip() : createDeflate();
-  const chunks: Buffer[] = [];
-  stream.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
-  const zeros = Buffer.alloc(1024 * 1024);
-  for (let written = 0; written < outputBytes; written += zeros.length) {
-    if (!stream.write(zeros)) await new Promise((r) => stream.once('drain', r));
-  }
-  stream.end();
-  await done;
-  return Buffer.concat(chunks);
+  return compressZeros(kind === 'gzip' ? createGzip() : createDeflate(), outputBytes);
 }
 
 /**
@@ -43,7 +35,11 @@ export async function zlibBomb(kind: 'gzip' | 'deflate', outputBytes: number): P
  */
 export async function brotliBomb(outputBytes: number): Promise<Buffer> {
   const { constants, createBrotliCompress } = await import('node:zlib');
-  const stream = createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: outputBytes } });
+  return compressZeros(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: outputBytes } }), outputBytes);
+}
+
+/** `outputBytes` of zeros through `stream`, a megabyte at a time (waiting for it to drain), compressed. */
+async function compressZeros(stream: Transform, outputBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   stream.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve, reject) => stream.on('end', resolve).on('error', reject));
