@@ -84,6 +84,8 @@ export async function listSuspendedOrganizations(db: Queryable): Promise<Array<{
     `SELECT id, suspended_reason, deletion_requested_at IS NOT NULL AS deleting FROM organizations WHERE suspended_at IS NOT NULL
      UNION ALL
      SELECT id, NULL, true FROM organization_deletions WHERE finished_at IS NULL OR finished_at > now() - interval '1 minute'`,
+    [],
+    { background: true },
   );
   return rows.map((r) => ({ id: r.id, reason: r.suspended_reason, deleting: r.deleting }));
 }

@@ -32,6 +32,7 @@ export function createTokenUsage(db: Queryable, onError: (err: unknown) => void)
       `UPDATE tokens t SET last_used_at = greatest(t.last_used_at, u.at)
        FROM unnest($1::text[], $2::timestamptz[]) AS u(id, at) WHERE t.id = u.id`,
       [[...batch.keys()], [...batch.values()]],
+      { background: true },
     );
   };
   const flush = () => {

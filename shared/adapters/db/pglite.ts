@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { checkChannel, setLocalSql, type Db, type Queryable, type QueryResult, type TransactionSettings } from './db.js';
+import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
 
 const NUMERIC = 1700;
 
@@ -25,8 +25,8 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
   const stats = { queries: 0 };
 
   const wrap = (target: PGlite | Transaction): Queryable => ({
-    async query<T>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
-      stats.queries++;
+    async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
+      if (!options?.background) stats.queries++;
       const r = await target.query<T>(sql, params as unknown[] | undefined);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },

@@ -96,7 +96,7 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
 
   const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
-      stats.queries++;
+      if (!options?.background) stats.queries++;
       const values = params as unknown[] | undefined;
       const r = await (options?.prepare ? prepared(client, sql, values) : client.query(sql, values));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
