@@ -9,7 +9,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
 import { freePort } from '../support/free-port.js';
 import { startTestS3, type TestS3 } from '../support/test-s3.js';
-import { folioProcess, type FolioProcess } from './folio-processes.js';
+import { folioProcess, splitEnv, type FolioProcess } from './folio-processes.js';
 import { emptyTally, graphqlRequest, ingestRequest, isBacklogged, record, restRequest, startLoad, type FaultTally, type LoadTargets } from './load.js';
 import { createPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 import { createRedisProcess, type RedisProcess } from '../support/redis-process.js';
@@ -85,18 +85,7 @@ beforeAll(async () => {
   const apiPort = await freePort();
   const adminToken = 'chaos-admin-' + randomBase62(40);
   const common = {
-    DATABASE_URL: cluster.url,
-    REDIS_URL: redis.url,
-    S3_BUCKET: s3.s3Config.bucket,
-    S3_ENDPOINT: s3.s3Config.endpoint,
-    S3_ACCESS_KEY_ID: s3.s3Config.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.s3Config.secretAccessKey,
-    PLATFORM_ADMIN_TOKEN: adminToken,
-    SEED_DEMO: 'false',
-    GRAPHQL_RESPONSE_CACHE: 'false',
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    DATABASE_POOL_SIZE: '8',
+    ...splitEnv({ databaseUrl: cluster.url, redisUrl: redis.url, s3: s3.s3Config, adminToken, poolSize: 8 }),
   };
   // Each process has its own DATA_DIR: the API's chDB is never read here; the workers' holds
   // the counted log lines (chDB is one process's engine).

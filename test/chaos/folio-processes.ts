@@ -64,3 +64,24 @@ export function folioProcess(options: FolioProcessOptions): FolioProcess {
     },
   };
 }
+
+/**
+ * The environment the chaos suites start the production split with: its Postgres, Redis and S3,
+ * no demo, no response cache (every request reaches the database) and no rate limit to refuse the load.
+ */
+export function splitEnv(o: { databaseUrl: string; redisUrl: string; s3: { bucket: string; endpoint: string; accessKeyId: string; secretAccessKey: string }; adminToken: string; poolSize: number }): Record<string, string> {
+  return {
+    DATABASE_URL: o.databaseUrl,
+    REDIS_URL: o.redisUrl,
+    S3_BUCKET: o.s3.bucket,
+    S3_ENDPOINT: o.s3.endpoint,
+    S3_ACCESS_KEY_ID: o.s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: o.s3.secretAccessKey,
+    PLATFORM_ADMIN_TOKEN: o.adminToken,
+    SEED_DEMO: 'false',
+    GRAPHQL_RESPONSE_CACHE: 'false',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    DATABASE_POOL_SIZE: String(o.poolSize),
+  };
+}

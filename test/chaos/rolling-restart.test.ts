@@ -12,7 +12,7 @@ import { createPostgresCluster, type PostgresCluster } from '../support/postgres
 import { createRedisProcess, type RedisProcess } from '../support/redis-process.js';
 import { startTestS3, type TestS3 } from '../support/test-s3.js';
 import { startBalancer, type Balancer } from './balancer.js';
-import { folioProcess, type FolioProcess } from './folio-processes.js';
+import { folioProcess, splitEnv, type FolioProcess } from './folio-processes.js';
 import { startLoad, type FaultTally, type LoadTargets } from './load.js';
 
 /**
@@ -73,18 +73,7 @@ beforeAll(async () => {
   s3 = await startTestS3();
   const adminToken = 'chaos-admin-' + randomBase62(40);
   const common = {
-    DATABASE_URL: cluster.url,
-    REDIS_URL: redis.url,
-    S3_BUCKET: s3.s3Config.bucket,
-    S3_ENDPOINT: s3.s3Config.endpoint,
-    S3_ACCESS_KEY_ID: s3.s3Config.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.s3Config.secretAccessKey,
-    PLATFORM_ADMIN_TOKEN: adminToken,
-    SEED_DEMO: 'false',
-    GRAPHQL_RESPONSE_CACHE: 'false',
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_BURST: '1000000',
-    DATABASE_POOL_SIZE: '6',
+    ...splitEnv({ databaseUrl: cluster.url, redisUrl: redis.url, s3: s3.s3Config, adminToken, poolSize: 6 }),
     SHUTDOWN_READINESS_DELAY_MS: String(READINESS_DELAY_MS),
   };
   const upstreams: string[] = [];
