@@ -23,6 +23,8 @@ export async function upsertEdgeUrls(db: Queryable, rows: { orgId: string; url: 
        variants = ARRAY(SELECT v FROM unnest(EXCLUDED.variants || edge_urls.variants) WITH ORDINALITY AS u(v, n)
                         GROUP BY v ORDER BY min(n) LIMIT ${VARIANTS_PER_URL})`,
     [JSON.stringify(rows.map((r) => ({ org_id: r.orgId, url: r.url, keys: r.keys, variants: r.variants.map(encodeVariant) })))],
+    // written by the recorder's timer, not by the request that served the URL
+    { background: true },
   );
 }
 

@@ -162,13 +162,22 @@ describe('SQL statements per request', () => {
       related { total items { id } }
       relations { entryCollection { total } } } } }`;
 
-  async function statements(limit: number): Promise<number> {
+  async function once(limit: number): Promise<number> {
     await o.q('{ __typename }'); // token and schema warm
     const before = app.services.db.stats.queries;
     const res = await o.q(PAGE, { l: limit });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.articleCollection.items).toHaveLength(limit);
     return app.services.db.stats.queries - before;
+  }
+
+  /**
+   * The fewer of two pages (of `limit` and one more, so neither is a response-cache hit): the
+   * token cache lives 5 s, and on a loaded machine it can expire between the warm-up and the
+   * page, adding the token's lookup to one count.
+   */
+  async function statements(limit: number): Promise<number> {
+    return Math.min(await once(limit), await once(limit + 1));
   }
 
   it('is the same for a page of 20 as for a page of 2 (references and reverse relations batched)', async () => {
