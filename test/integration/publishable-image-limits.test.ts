@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../shared/paths.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
 // An organization limits what its publishable keys may ask of images — sizes and presets — in its
@@ -157,6 +160,25 @@ describe('a publishable key held to sizes', () => {
     expect((await settings({ publishableImageSizes: { widths: [2000, 4000] } })).status).toBe(200);
     // the 1,200-pixel source is narrower than both: the smallest listed width stands in, not enlarged
     await expectSigned('srcSet(widths: [2000, 4000])', await publishableKey(), /\/w_2000\.jpg 1200w$/);
+  });
+});
+
+describe('a video through a publishable key', () => {
+  it('has its thumbnail held to the sizes; embeds and the original are not limited', async () => {
+    const clip = await readFile(path.join(projectRoot, 'test/fixtures/images/clip.mp4'));
+    const video = await t.json('/management/v1/assets?fileName=clip.mp4', { method: 'POST', token: org.manageToken, rawBody: new Uint8Array(clip) });
+    expect(video.status, JSON.stringify(video.body)).toBe(201);
+    const videoId = video.body.result.id as string;
+    expect((await t.json(`/management/v1/assets/${videoId}`, { method: 'PATCH', token: org.manageToken, body: { posterAssetId: assetId } })).status).toBe(200);
+    expect((await settings({ publishableImageSizes: { widths: [320] }, publishableImagePresets: null })).status).toBe(200);
+    const key = await publishableKey();
+    const thumbnail = await ask(url('{ format: THUMBNAIL, width: 320 }'), { key }, videoId);
+    expect([thumbnail.errors, thumbnail.value]).toEqual([undefined, expect.stringMatching(/\/img\/.*\/w_320\.jpg$/)]);
+    const wide = await ask(url('{ format: THUMBNAIL, width: 640 }'), { key }, videoId);
+    expect([wide.value, wide.errors?.[0].extensions.code, wide.errors?.[0].message]).toEqual([null, 'FORBIDDEN', expect.stringContaining('the width 640 is not one of 320')]);
+    expect((await ask(url('{ format: HTML }'), { key }, videoId)).value).toMatch(/\/embed\/.*\.html$/);
+    expect((await ask('url', { key }, videoId)).value).toContain('/files/');
+    expect((await settings({ publishableImageSizes: null })).status).toBe(200);
   });
 });
 
