@@ -64,16 +64,17 @@ function sizeProblem(ops: ImageOps, source: { width: number | null; height: numb
     if (ops.width === undefined) return `a derivative must name a width: one of ${named(widths)} ("publishableImageSizes.widths")`;
     if (!widths.includes(ops.width)) return `the width ${ops.width} is not one of ${named(widths)} ("publishableImageSizes.widths")`;
   }
-  if (maxWidth === undefined && maxHeight === undefined) return null;
-  const out = source.width && source.height ? outputSize(ops, { width: source.width, height: source.height }) : { width: ops.width, height: ops.height };
-  if (out.width === undefined || out.height === undefined) {
-    // the source's size is unknown: only what the URL names can be held to the limits
-    if ((maxWidth !== undefined && out.width === undefined) || (maxHeight !== undefined && out.height === undefined)) {
-      return `name ${maxWidth !== undefined ? 'a width' : 'a height'}: the source's size is unknown ("publishableImageSizes")`;
-    }
+  // the size served; when the source's is unknown, only what the URL names can be held to them
+  const out: { width?: number; height?: number } = source.width && source.height ? outputSize(ops, { width: source.width, height: source.height }) : { width: ops.width, height: ops.height };
+  for (const [side, max, word] of [
+    ['width', maxWidth, 'wide'],
+    ['height', maxHeight, 'high'],
+  ] as const) {
+    if (max === undefined) continue;
+    const value = out[side];
+    if (value === undefined) return `name a ${side}: the source's size is unknown ("publishableImageSizes")`;
+    if (value > max) return `the output would be ${value} pixels ${word}, more than ${max} ("publishableImageSizes.max${side === 'width' ? 'Width' : 'Height'}")`;
   }
-  if (maxWidth !== undefined && out.width !== undefined && out.width > maxWidth) return `the output would be ${out.width} pixels wide, more than ${maxWidth} ("publishableImageSizes.maxWidth")`;
-  if (maxHeight !== undefined && out.height !== undefined && out.height > maxHeight) return `the output would be ${out.height} pixels high, more than ${maxHeight} ("publishableImageSizes.maxHeight")`;
   return null;
 }
 
