@@ -6,6 +6,7 @@ import { Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } fro
 import { print } from 'graphql';
 import { readContentVersion } from '../../shared/delivery/org-schema-source.js';
 import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
+import { imageLimitsKey } from '../../shared/tenancy/delivery-settings.js';
 import type { RequestStates } from './request-state.js';
 
 export interface ResponseCacheOptions {
@@ -26,7 +27,7 @@ export interface ResponseCacheStats {
 
 /**
  * Response cache: a result is reused for the same org, schema version, content
- * version, scope, document, variables and operation. Every content write bumps the org's
+ * version, scope, publishable-key image limits, document, variables and operation. Every content write bumps the org's
  * content version in its own transaction, and the version is read before every cacheable
  * execution (one primary-key lookup), so a write is visible to the next request; old entries age
  * out of the LRU. Only error-free results are kept, and none that read traffic figures; a request
@@ -53,14 +54,17 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       const ctx = args.contextValue as { request: Request; params?: { query?: string }; reads?: ReadSet };
       const state = options.states.get(ctx.request);
       if (!state) return;
-      const keyOf = () => hashed([state.identity.orgId, state.org.schemaVersion, state.org.view ?? null, state.scope, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
+      // A publishable key held to image limits gets other image URLs (or errors) than other tokens.
+      const limits = imageLimitsKey(state.identity);
+      const keyOf = () =>
+        hashed([state.identity.orgId, state.org.schemaVersion, state.org.view ?? null, state.scope, limits, ctx.params?.query ?? print(args.document), args.variableValues ?? null, args.operationName ?? null]);
       let base: string;
       if (args.variableValues == null && args.schema === state.org.schema && namesAnOperation(args.document, args.operationName)) {
         let byDocument = fixedKeys.get(args.schema);
         if (!byDocument) fixedKeys.set(args.schema, (byDocument = new WeakMap()));
         let byScope = byDocument.get(args.document);
         if (!byScope) byDocument.set(args.document, (byScope = new Map()));
-        const which = `${state.scope}\n${state.org.view ?? ''}\n${args.operationName ?? ''}`;
+        const which = `${state.scope}\n${state.org.view ?? ''}\n${args.operationName ?? ''}\n${limits}`;
         const known = byScope.get(which);
         base = known ?? keyOf();
         if (known === undefined) byScope.set(which, base);

@@ -5,6 +5,7 @@ import { createDeliveryContext } from '../../shared/delivery/delivery-context.js
 import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
+import { publishableImageLimitsOf } from '../../shared/tenancy/delivery-settings.js';
 import type { RequestStates } from './request-state.js';
 import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -73,6 +74,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           signing: services.secrets.signing,
           publicBaseUrl: services.config.publicBaseUrl,
           traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
+          imageLimits: publishableImageLimitsOf(state.identity),
       });
       // Resolvers read the delivery context members straight from the GraphQL context.
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);

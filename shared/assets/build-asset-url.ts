@@ -1,5 +1,6 @@
 import { badRequest } from '../errors/index.js';
 import { MAX_OUTPUT_SIDE } from './limits.js';
+import { checkPublishableDerivative, type PublishableImageLimits } from './publishable-image-limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
 import { encodeOps, NO_OPS } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
@@ -62,6 +63,8 @@ export interface BuildAssetUrlContext {
   secret: Buffer;
   /** The org's image presets by name (`listPresets`). */
   presets: ReadonlyMap<string, ImagePresetOptions>;
+  /** A publishable key's limits (the org's delivery settings); absent for other tokens. */
+  limits?: PublishableImageLimits;
 }
 
 const isVideo = (a: UrlAsset) => a.type === 'VIDEO' || a.type === 'VIDEO_PLAYLIST';
@@ -169,6 +172,7 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
     if (t.format !== 'THUMBNAIL') return original;
     if (!asset.posterAssetId && !asset.posterKey) return null;
     const ops = imageOpsFor(input, ctx.presets);
+    if (ctx.limits) checkPublishableDerivative(t, ops, asset, ctx.limits);
     return ctx.baseUrl + imagePath(ctx.secret, { orgId, assetId: asset.id, versionId: asset.versionId, ops: { ...ops, format: ops.format ?? 'jpeg' } });
   }
 
@@ -178,6 +182,7 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
   const format = ops.format ?? defaultOutputFormat(asset.contentType);
   // Nothing to change: the original is the answer (by default the URL is the original image's).
   if (encodeOps(ops) === NO_OPS && format === defaultOutputFormat(asset.contentType) && asset.contentType !== 'image/tiff') return original;
+  if (ctx.limits) checkPublishableDerivative(t, ops, asset, ctx.limits);
   return ctx.baseUrl + imagePath(ctx.secret, { orgId, assetId: asset.id, versionId: asset.versionId, ops: { ...ops, format } });
 }
 
@@ -206,10 +211,13 @@ export function buildSrcSet(input: BuildAssetUrlInput, widths: readonly number[]
   if (t.dpr !== null && t.dpr !== undefined) throw badRequest('srcSet: dpr does not apply (the w descriptors let the browser pick for its screen).');
   if (isVideo(input.asset) || !isTransformable(input.asset.contentType)) return null;
   const sourceWidth = t.upscale ? null : input.asset.width;
-  let chosen = [...new Set(widths)].sort((a, b) => a - b);
+  const asked = [...new Set(widths)].sort((a, b) => a - b);
+  let chosen = asked.map((w) => ({ url: w, descriptor: w }));
   if (sourceWidth) {
-    const fitting = chosen.filter((w) => w <= sourceWidth);
-    chosen = fitting.length > 0 ? fitting : [sourceWidth];
+    const fitting = chosen.filter((c) => c.url <= sourceWidth);
+    // None fits: the source's own size stands in, asked for by its width — or by the smallest
+    // width asked where a publishable key may name listed widths only (never enlarged: the same image).
+    chosen = fitting.length > 0 ? fitting : [{ url: ctx.limits?.sizes?.widths ? asked[0] : sourceWidth, descriptor: sourceWidth }];
   }
-  return chosen.map((w) => `${buildAssetUrl({ ...input, transformation: srcSetTransformation(t, w) }, ctx)} ${w}w`).join(', ');
+  return chosen.map((c) => `${buildAssetUrl({ ...input, transformation: srcSetTransformation(t, c.url) }, ctx)} ${c.descriptor}w`).join(', ');
 }

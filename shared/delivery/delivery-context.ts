@@ -1,4 +1,5 @@
 import type { Queryable } from '../adapters/db/index.js';
+import type { PublishableImageLimits } from '../assets/publishable-image-limits.js';
 import type { DeliveryScope } from './filters/filter-env.js';
 import { ReadSet } from '../edge/surrogate-keys.js';
 import type { EntryTrafficReader } from '../analytics/entry-traffic-reader.js';
@@ -23,6 +24,8 @@ export interface DeliveryContext {
   locale: LocaleReads;
   /** Traffic per entry, for a token that also has the analytics scope; null otherwise. */
   traffic: EntryTrafficReader | null;
+  /** What a publishable key may ask of images (the org's delivery settings); null for other tokens. */
+  imageLimits: PublishableImageLimits | null;
 }
 
 export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {

@@ -1,9 +1,27 @@
 import { z } from 'zod';
+import { presetNameSchema } from '../assets/asset-input.js';
+import { MAX_OUTPUT_SIDE } from '../assets/limits.js';
 import { isEventPattern } from '../events/event-types.js';
 import { PURGE_EVENTS } from './purge-keys.js';
 import { templateProblem } from './purge-target.js';
 
 // Input schemas of the edge routes: delivery settings, persisted documents, purge targets.
+
+const side = z.number().int().min(1).max(MAX_OUTPUT_SIDE);
+const unique = <T>(list: T[]) => [...new Set(list)];
+
+/** What a publishable key's derivatives may measure; null: any size. */
+const publishableImageSizes = z
+  .strictObject({
+    maxWidth: side.optional(),
+    maxHeight: side.optional(),
+    widths: z.array(side).min(1).max(50, 'at most 50 widths').transform((w) => unique(w).sort((a, b) => a - b)).optional(),
+  })
+  .refine((s) => Object.keys(s).length > 0, 'name at least one of maxWidth, maxHeight, widths (or null: any size)')
+  .nullable();
+
+/** The presets a publishable key's derivatives must name; null: any or none; [] : originals only. */
+const publishableImagePresets = z.array(presetNameSchema).max(100, 'at most 100 presets').transform(unique).nullable();
 
 /** Up to a day of max-age and a week of stale-while-revalidate. */
 export const deliverySettingsPatchSchema = z
@@ -11,8 +29,10 @@ export const deliverySettingsPatchSchema = z
     cacheMaxAge: z.number().int().min(0).max(86_400).optional(),
     cacheStaleWhileRevalidate: z.number().int().min(0).max(604_800).optional(),
     trustedDocuments: z.boolean().optional(),
+    publishableImageSizes: publishableImageSizes.optional(),
+    publishableImagePresets: publishableImagePresets.optional(),
   })
-  .refine((p) => Object.keys(p).length > 0, 'name at least one of cacheMaxAge, cacheStaleWhileRevalidate, trustedDocuments');
+  .refine((p) => Object.keys(p).length > 0, 'name at least one of cacheMaxAge, cacheStaleWhileRevalidate, trustedDocuments, publishableImageSizes, publishableImagePresets');
 
 const documentText = z.string().min(1, 'must not be empty').max(100_000, 'at most 100,000 characters');
 const documentId = z.string().min(1).max(200, 'at most 200 characters');

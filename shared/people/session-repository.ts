@@ -3,6 +3,7 @@ import { notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import { BUILT_IN_RULES, NO_RIGHTS, isBuiltInRole, scopesOfRules, type RoleRules } from './roles.js';
 import type { TokenIdentity } from '../tenancy/context.js';
+import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from '../tenancy/delivery-settings.js';
 import { hashSecret, newSessionToken } from './secret-links.js';
 
 /** Sessions: opaque tokens stored hashed, one organization each (chosen at sign-in). */
@@ -103,12 +104,9 @@ export async function findActiveSession(db: Queryable, hash: Buffer): Promise<(T
     role: string;
     custom_rules: RoleRules | null;
     allowed_origins: string[] | null;
-    cache_max_age: number;
-    cache_stale_while_revalidate: number;
-    trusted_documents: boolean;
-  }>(
+  } & DeliverySettingsRow>(
     `SELECT s.id, s.org_id, o.slug, p.id AS person_id, p.email, p.name, m.role, r.rules AS custom_rules,
-            o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
+            o.allowed_origins, ${DELIVERY_SETTINGS_COLUMNS}
      FROM sessions s
      JOIN people p ON p.id = s.person_id
      JOIN memberships m ON m.org_id = s.org_id AND m.person_id = s.person_id
@@ -127,7 +125,7 @@ export async function findActiveSession(db: Queryable, hash: Buffer): Promise<(T
     scopes: scopesOfRules(rules),
     publishable: false,
     allowedOrigins: r.allowed_origins,
-    delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
+    delivery: deliverySettingsOf(r),
     member: { id: r.person_id, email: r.email, name: r.name, role: r.role, rules, sessionId: r.id },
   };
 }

@@ -1,3 +1,4 @@
+import type { PublishableImageLimits } from '../assets/publishable-image-limits.js';
 import type { MemberIdentity } from '../people/member-identity.js';
 import type { Scope } from './scopes.js';
 
@@ -24,6 +25,8 @@ export interface DeliverySettings {
   staleWhileRevalidate: number;
   /** Delivery (not preview) runs only registered documents. */
   trustedDocuments: boolean;
+  /** What the org's publishable keys may ask of images (other tokens are not limited). */
+  publishableImages: PublishableImageLimits;
 }
 
 export interface TenantContext extends TokenIdentity {

@@ -2,6 +2,8 @@ import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ClientIpMode } from '../ingest/enrich.js';
+import type { PublishableImageSizes } from '../assets/publishable-image-limits.js';
+import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
 
 export interface Organization {
   id: string;
@@ -134,17 +136,38 @@ export interface DeliverySettingsRecord {
   cacheMaxAge: number;
   cacheStaleWhileRevalidate: number;
   trustedDocuments: boolean;
+  /** Null: publishable keys may ask for any size. */
+  publishableImageSizes: PublishableImageSizes | null;
+  /** Null: publishable keys may name any preset, or none. */
+  publishableImagePresets: string[] | null;
 }
 
-/** Changes the members given and returns all of them. */
+/** Changes the members given (null clears a limit) and returns all of them. */
 export async function updateDeliverySettings(db: Queryable, orgId: string, patch: Partial<DeliverySettingsRecord>): Promise<DeliverySettingsRecord> {
-  const { rows } = await db.query<{ cache_max_age: number; cache_stale_while_revalidate: number; trusted_documents: boolean }>(
-    `UPDATE organizations SET cache_max_age = COALESCE($2, cache_max_age),
+  const { rows } = await db.query<DeliverySettingsRow>(
+    `UPDATE organizations o SET cache_max_age = COALESCE($2, cache_max_age),
        cache_stale_while_revalidate = COALESCE($3, cache_stale_while_revalidate),
-       trusted_documents = COALESCE($4, trusted_documents)
-     WHERE id = $1 RETURNING cache_max_age, cache_stale_while_revalidate, trusted_documents`,
-    [orgId, patch.cacheMaxAge ?? null, patch.cacheStaleWhileRevalidate ?? null, patch.trustedDocuments ?? null],
+       trusted_documents = COALESCE($4, trusted_documents),
+       publishable_image_sizes = CASE WHEN $5::boolean THEN $6::jsonb ELSE publishable_image_sizes END,
+       publishable_image_presets = CASE WHEN $7::boolean THEN $8::text[] ELSE publishable_image_presets END
+     WHERE id = $1 RETURNING ${DELIVERY_SETTINGS_COLUMNS}`,
+    [
+      orgId,
+      patch.cacheMaxAge ?? null,
+      patch.cacheStaleWhileRevalidate ?? null,
+      patch.trustedDocuments ?? null,
+      patch.publishableImageSizes !== undefined,
+      patch.publishableImageSizes ? JSON.stringify(patch.publishableImageSizes) : null,
+      patch.publishableImagePresets !== undefined,
+      patch.publishableImagePresets ?? null,
+    ],
   );
-  const r = rows[0];
-  return { cacheMaxAge: r.cache_max_age, cacheStaleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents };
+  const s = deliverySettingsOf(rows[0]);
+  return {
+    cacheMaxAge: s.maxAge,
+    cacheStaleWhileRevalidate: s.staleWhileRevalidate,
+    trustedDocuments: s.trustedDocuments,
+    publishableImageSizes: s.publishableImages.sizes,
+    publishableImagePresets: s.publishableImages.presets,
+  };
 }

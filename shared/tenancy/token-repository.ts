@@ -2,6 +2,7 @@ import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { TokenIdentity } from './context.js';
+import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
 import type { Scope } from './scopes.js';
 import { generateToken, hashToken } from './token-format.js';
 
@@ -102,11 +103,8 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Foun
     expires_at: Date | null;
     replaced_by: string | null;
     allowed_origins: string[] | null;
-    cache_max_age: number;
-    cache_stale_while_revalidate: number;
-    trusted_documents: boolean;
-  }>(
-    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
+  } & DeliverySettingsRow>(
+    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, o.allowed_origins, ${DELIVERY_SETTINGS_COLUMNS}
      FROM tokens t JOIN organizations o ON o.id = t.org_id
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
@@ -121,7 +119,7 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Foun
       scopes: r.scopes,
       publishable: r.publishable,
       allowedOrigins: r.allowed_origins,
-      delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
+      delivery: deliverySettingsOf(r),
     },
     expiresAt: r.expires_at,
     replacedBy: r.replaced_by,

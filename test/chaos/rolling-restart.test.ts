@@ -20,10 +20,10 @@ import { startLoad, type FaultTally, type LoadTargets } from './load.js';
  * Postgres and one Redis, under GraphQL, REST and ingest load, while a rolling update replaces
  * each process in turn with SIGTERM (as Kubernetes does). The balancer probes `/readyz` every
  * second (out after two failures) and routes to ready processes over kept-alive connections. It
- * fails on a 500, any other unexpected answer, or a log line accepted with a 2xx and not counted
- * exactly once; the connections the balancer found refused or reset (its 502s) are reported
- * against their target of 0. The two workers each hold an embedded engine; their counts are
- * merged. Prints one row per phase.
+ * fails on a 500, any other unexpected answer, a log line accepted with a 2xx and not counted
+ * exactly once, or a connection the balancer found refused or reset (its 502s): an API process
+ * stops accepting only once the balancer has stopped sending (see shared/http-drain.ts). The two
+ * workers each hold an embedded engine; their counts are merged. Prints one row per phase.
  */
 const PROBE_PERIOD_MS = 1000;
 const PROBE_FAILURE_THRESHOLD = 2;
@@ -169,6 +169,7 @@ describe('chaos: a rolling update of two API and two workers processes', () => {
     for (const r of rows) {
       expect({ phase: r.name, serverErrors: r.serverErrors, other: r.other, samples: r.samples }).toEqual({ phase: r.name, serverErrors: 0, other: 0, samples: [] });
       expect({ phase: r.name, lost: r.lost, doubled: r.doubled }).toEqual({ phase: r.name, lost: 0, doubled: 0 });
+      expect({ phase: r.name, refused: r.refused, reset: r.reset, samples: r.failureSamples }).toEqual({ phase: r.name, refused: 0, reset: 0, samples: [] });
     }
     expect(tallies.get('rolling-restart-api')!.ok).toBeGreaterThan(0);
   }, 600_000);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,9 +55,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const runBlock = async (name: string) =>
-  spawnSync('bash', ['-euo', 'pipefail', '-c', await readmeBlock(name)], {
-    cwd: dir,
+/** A block pasted into a shell without -e: each block stops at its first failure by itself. */
+const runBlock = async (name: string, cwd = dir) =>
+  spawnSync('bash', ['-c', await readmeBlock(name)], {
+    cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, FOLIO: url, RECEIVER_PORT: String(receiverPort) },
     encoding: 'utf8',
     timeout: 60_000,
@@ -153,4 +154,51 @@ describe('README examples', () => {
       '["deleted",true]',
     ]);
   }, 90_000);
+});
+
+describe('README examples that fail', () => {
+  /** Each block's first call creates an organization, with this slug. */
+  const firstSlugs: Record<string, string | null> = {
+    walkthrough: 'walk-through',
+    export: 'shop-a',
+    locales: 'fruit',
+    edge: 'edge',
+    webhooks: 'hooks',
+    people: 'team',
+    'entry-traffic': 'press',
+    // its organization is deleted at its end, so the slug is free again
+    'tokens-and-admin': null,
+  };
+
+  it('stop at the first failed call with its message: a wrong admin token', async () => {
+    const wrong = await mkdtemp(path.join(os.tmpdir(), 'folio-readme-wrong-'));
+    try {
+      await mkdir(path.join(wrong, 'data'));
+      await writeFile(path.join(wrong, 'data', 'admin-token'), 'folio_wrong\n');
+      for (const name of Object.keys(firstSlugs)) {
+        const run = await runBlock(name, wrong);
+        expect(run.status, name).not.toBe(0);
+        expect(run.stderr.trim(), name).toBe('The platform admin token is invalid.');
+        expect(run.stdout.trim(), name).toBe('');
+      }
+      expect(await readdir(wrong)).toEqual(['data']);
+    } finally {
+      await rm(wrong, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('run again, stop at the 409 (the organization exists) with its message', async () => {
+    for (const [name, slug] of Object.entries(firstSlugs)) {
+      if (!slug) continue;
+      const run = await runBlock(name);
+      expect(run.status, name).not.toBe(0);
+      expect(run.stderr.trim(), name).toBe(`An organization with slug "${slug}" already exists.`);
+      expect(run.stdout.trim(), name).toBe('');
+    }
+  }, 120_000);
+
+  it('leave no file where they ran but the git-ignored webhook receiver', async () => {
+    expect((await readdir(dir)).sort()).toEqual(['data', 'node_modules', 'receiver.mjs', 'server-data']);
+    expect(spawnSync('git', ['check-ignore', '-q', 'receiver.mjs'], { cwd: projectRoot }).status).toBe(0);
+  });
 });

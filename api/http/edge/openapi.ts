@@ -14,6 +14,20 @@ export const edge: OpenApiFragment = {
         cacheMaxAge: { type: 'integer', description: 'Cache-Control max-age (seconds) of GraphQL GET delivery answers' },
         cacheStaleWhileRevalidate: { type: 'integer', description: 'Cache-Control stale-while-revalidate (seconds)' },
         trustedDocuments: { type: 'boolean', description: 'Delivery runs only registered documents (preview runs anything)' },
+        publishableImageSizes: {
+          type: ['object', 'null'],
+          description: "Sizes a publishable key's image derivatives may have (null: any). Outside them the URL field is a FORBIDDEN error and no URL is signed.",
+          properties: {
+            maxWidth: { type: 'integer', minimum: 1, maximum: 8192, description: 'The widest output (after dpr, presets and the aspect ratio)' },
+            maxHeight: { type: 'integer', minimum: 1, maximum: 8192, description: 'The tallest output' },
+            widths: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 8192 }, description: 'The only widths a derivative may name (after dpr); one without a width is refused' },
+          },
+        },
+        publishableImagePresets: {
+          type: ['array', 'null'],
+          items: { type: 'string' },
+          description: 'The presets every derivative of a publishable key must name (null: any or none; []: originals only). On top of a preset only imageFormat and the focal point may be added, sizes only within publishableImageSizes.',
+        },
       },
     },
     PersistedDocument: {
@@ -43,7 +57,7 @@ export const edge: OpenApiFragment = {
   },
   paths: {
     '/management/v1/delivery-settings': {
-      get: { summary: 'HTTP caching and trusted-documents settings of GraphQL delivery', tags, 'x-scope': 'manage', responses: { 200: ok200(ref('DeliverySettings')), ...pick(401, 403, 429) } },
+      get: { summary: "HTTP caching, trusted documents and publishable keys' image limits of GraphQL delivery", tags, 'x-scope': 'manage', responses: { 200: ok200(ref('DeliverySettings')), ...pick(401, 403, 429) } },
       patch: {
         summary: 'Change delivery settings (applied everywhere within 5 seconds)',
         tags,

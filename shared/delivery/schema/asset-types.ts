@@ -44,7 +44,7 @@ async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promi
       useFocalPoint: args.useFocalPoint,
       focalPointRatio: args.focalPointRatio,
     },
-    { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets },
+    { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets, limits: ctx.imageLimits ?? undefined },
   ];
 }
 

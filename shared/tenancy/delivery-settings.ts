@@ -1,0 +1,40 @@
+import type { PublishableImageLimits, PublishableImageSizes } from '../assets/publishable-image-limits.js';
+import type { DeliverySettings, TokenIdentity } from './context.js';
+
+// The organization's delivery settings as every token and session lookup reads them (one list of
+// columns, one mapping), and what they mean for one caller.
+
+/** The columns of `organizations o` that `deliverySettingsOf` maps. */
+export const DELIVERY_SETTINGS_COLUMNS = 'o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents, o.publishable_image_sizes, o.publishable_image_presets';
+
+export interface DeliverySettingsRow {
+  cache_max_age: number;
+  cache_stale_while_revalidate: number;
+  trusted_documents: boolean;
+  publishable_image_sizes: PublishableImageSizes | null;
+  publishable_image_presets: string[] | null;
+}
+
+export function deliverySettingsOf(r: DeliverySettingsRow): DeliverySettings {
+  return {
+    maxAge: r.cache_max_age,
+    staleWhileRevalidate: r.cache_stale_while_revalidate,
+    trustedDocuments: r.trusted_documents,
+    publishableImages: { sizes: r.publishable_image_sizes, presets: r.publishable_image_presets },
+  };
+}
+
+/** The image limits this caller is held to: a publishable key's when its org set any, else null. */
+export function publishableImageLimitsOf(identity: TokenIdentity): PublishableImageLimits | null {
+  const limits = identity.delivery.publishableImages;
+  return identity.publishable && (limits.sizes !== null || limits.presets !== null) ? limits : null;
+}
+
+/**
+ * What tells a cached answer's image URLs apart: '' for callers without limits, else the limits
+ * themselves (an answer minted under other limits, or none, is not this caller's).
+ */
+export function imageLimitsKey(identity: TokenIdentity): string {
+  const limits = publishableImageLimitsOf(identity);
+  return limits ? JSON.stringify(limits) : '';
+}
