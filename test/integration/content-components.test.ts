@@ -280,6 +280,17 @@ describe('components in GraphQL', () => {
     expect(fields.find((f) => f.name === 'aside')!.type.name).toBe('Text');
   });
 
+  it("the README's query runs as written (with the page's id)", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('#### Components'));
+    const query = section.slice(section.indexOf('```graphql') + 10, section.indexOf('```', section.indexOf('```graphql') + 10)).replace('"…"', `"${home}"`);
+    const res = await gql(delivery, query);
+    expect(res.errors).toBeUndefined();
+    const body = (res.data!.page as { body: Record<string, unknown>[] }).body;
+    expect(body.map((b) => b.__typename)).toEqual(['Text', 'Hero']);
+    expect(body[1]).toMatchObject({ title: 'Willkommen', cta: { label: 'Meet Ada', target: { name: 'Ada' } } });
+  });
+
   it('read a localized component field in the asked locale, references inside read in it too', async () => {
     const res = await gql(delivery, `{ page(id: "${home}", locale: "de-DE") { body { ... on Text { body } ... on Hero { title image { id } cta { target { name } } } } } }`);
     expect(res.errors).toBeUndefined();
