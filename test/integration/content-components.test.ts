@@ -280,6 +280,21 @@ describe('components in GraphQL', () => {
     expect(fields.find((f) => f.name === 'aside')!.type.name).toBe('Text');
   });
 
+  it('filter by the components a field holds (the values inside are not filterable)', async () => {
+    const titles = async (where: string, locale = '') => {
+      const res = await gql(delivery, `{ pageCollection(where: ${where}${locale}, order: {system: {createdAt: ASC}}) { items { title } } }`);
+      expect(res.errors, where).toBeUndefined();
+      return (res.data!.pageCollection as { items: { title: string }[] }).items.map((i) => i.title);
+    };
+    expect(await titles('{body: {component: {some: ["gallery"]}}}')).toEqual(['Home']);
+    expect(await titles('{body: {component: {all: ["hero", "text", "gallery"]}}}')).toEqual(['Home']);
+    expect(await titles('{body: {component: {none: ["gallery"]}}}')).toEqual(['Imported']);
+    // in a locale, its own list is read: German "home" has no gallery
+    expect(await titles('{body: {component: {some: ["gallery"]}}}', ', locale: "de-DE"')).toEqual([]);
+    expect(await titles('{aside: {component: {eq: "text"}}}')).toEqual(['Home']);
+    expect(await titles('{aside: {exists: false}}')).toEqual(['Imported']);
+  });
+
   it("the README's query runs as written (with the page's id)", async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('#### Components'));
