@@ -295,6 +295,21 @@ describe('components in GraphQL', () => {
     expect(await titles('{aside: {exists: false}}')).toEqual(['Imported']);
   });
 
+  it("full-text search finds words inside components (not their aliases nor ids), in each locale's own values", async () => {
+    const found = async (words: string, locale = '') => {
+      const res = await gql(delivery, `{ pageCollection(search: "${words}"${locale}) { items { title } } }`);
+      expect(res.errors, words).toBeUndefined();
+      return (res.data!.pageCollection as { items: { title: string }[] }).items.map((i) => i.title);
+    };
+    expect(await found('welcome')).toEqual(['Home']);
+    expect(await found('plain words')).toEqual(['Home']);
+    expect(await found('meet ada')).toEqual(['Home']);
+    expect(await found('hero')).toEqual([]);
+    expect(await found(imageId)).toEqual([]);
+    expect(await found('willkommen', ', locale: "de-DE"')).toEqual(['Home']);
+    expect(await found('welcome', ', locale: "de-DE"')).toEqual([]);
+  });
+
   it("the README's query runs as written (with the page's id)", async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('#### Components'));

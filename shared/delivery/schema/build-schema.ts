@@ -26,7 +26,7 @@ const CONTINUATION_TOKEN_ARG = {
 const SEARCH_ARG = {
   type: GraphQLString,
   description:
-    "Words to find in the entries' text fields (text, richtext, tag) as read in `locale` (else the default locale), stemmed for its language where Postgres knows it (`en-…` english, `de-…` german, …; otherwise words as they are). Web-search syntax: words must all match, `\"a phrase\"`, `or`, `-word`. Combines with `where` and paging; without `order`, the most relevant first (`order: {system: {relevance: DESC}}`).",
+    "Words to find in the entries' text fields (text, richtext, tag, and those inside components) as read in `locale` (else the default locale), stemmed for its language where Postgres knows it (`en-…` english, `de-…` german, …; otherwise words as they are). Web-search syntax: words must all match, `\"a phrase\"`, `or`, `-word`. Combines with `where` and paging; without `order`, the most relevant first (`order: {system: {relevance: DESC}}`).",
 };
 
 /**
