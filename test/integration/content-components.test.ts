@@ -267,13 +267,17 @@ describe('components in GraphQL', () => {
   it('are object types; a field of several kinds is a union read with inline fragments, references and media resolved', async () => {
     const res = await gql(delivery, PAGE_QUERY);
     expect(res.errors).toBeUndefined();
-    const home = (res.data!.pageCollection as { items: Record<string, unknown>[] }).items.find((i) => i.title === 'Home')!;
-    expect(home.body).toEqual([
+    const first = (res.data!.pageCollection as { items: Record<string, unknown>[] }).items.find((i) => i.title === 'Home')!;
+    expect(first.body).toEqual([
       { __typename: 'Hero', title: 'Welcome', image: { id: imageId }, cta: { label: 'Meet Ada', target: { name: 'Ada' } } },
       { __typename: 'Text', body: 'Plain words.' },
       { __typename: 'Gallery', images: [{ id: imageId }, { id: image2Id }], people: { items: [{ name: 'Ada' }] }, caption: 'Two' },
     ]);
-    expect(home.aside).toEqual({ body: 'Aside.' });
+    expect(first.aside).toEqual({ body: 'Aside.' });
+    // metrics count what components hold: Home, Welcome, Meet Ada, Plain words., Two, Aside.; three images
+    const metrics = await gql(delivery, `{ page(id: "${home}") { system { metrics { wordCount imageCount } } } }`);
+    expect(metrics.errors, JSON.stringify(metrics)).toBeUndefined();
+    expect((metrics.data!.page as { system: unknown }).system).toEqual({ metrics: { wordCount: 8, imageCount: 3 } });
     const types = await gql(delivery, '{ union: __type(name: "Page_body") { kind possibleTypes { name } } aside: __type(name: "Page") { fields { name type { name kind } } } }');
     expect(types.data!.union).toEqual({ kind: 'UNION', possibleTypes: [{ name: 'Hero' }, { name: 'Text' }, { name: 'Gallery' }] });
     const fields = (types.data!.aside as { fields: { name: string; type: { name: string } }[] }).fields;
