@@ -314,6 +314,18 @@ describe('components in GraphQL', () => {
     expect(await found('welcome', ', locale: "de-DE"')).toEqual([]);
   });
 
+  it('a component taken off a field hides the values of it that entries still hold', async () => {
+    const narrowed = { ...PAGE, fields: PAGE.fields.map((f) => (f.alias === 'body' ? { ...f, components: ['hero', 'text'] } : f)) };
+    expect((await m('/models/page', { method: 'PUT', body: narrowed })).status).toBe(200);
+    try {
+      const res = await gql(delivery, `{ page(id: "${home}") { body { __typename } } }`);
+      expect(res.errors).toBeUndefined();
+      expect((res.data!.page as { body: unknown }).body).toEqual([{ __typename: 'Hero' }, { __typename: 'Text' }]);
+    } finally {
+      expect((await m('/models/page', { method: 'PUT', body: PAGE })).status).toBe(200);
+    }
+  });
+
   it("the README's query runs as written (with the page's id)", async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('#### Components'));

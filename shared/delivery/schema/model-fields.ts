@@ -148,7 +148,12 @@ export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry
         break;
       case 'component': {
         const type = reg.componentType(typeNameOf(model.alias), f);
-        out[f.alias] = { type: f.valueType === 'list' ? new GraphQLList(new GraphQLNonNull(type)) : type, resolve: (row) => valueOf(row, f) };
+        // a value stored before its component was taken off the field's list is not shown (its type is not in the union)
+        const allowed = (v: unknown) => typeof v === 'object' && v !== null && (f.components ?? []).includes((v as { component?: string }).component ?? '');
+        out[f.alias] =
+          f.valueType === 'list'
+            ? { type: new GraphQLList(new GraphQLNonNull(type)), resolve: (row) => (Array.isArray(valueOf(row, f)) ? (valueOf(row, f) as unknown[]).filter(allowed) : null) }
+            : { type, resolve: (row) => (allowed(valueOf(row, f)) ? valueOf(row, f) : null) };
         break;
       }
     }
