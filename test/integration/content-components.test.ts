@@ -180,6 +180,24 @@ describe('components in the management API', () => {
     expect((await m('/components/spare', { method: 'DELETE' })).status).toBe(404);
   });
 
+  it('a member writes components only when the role covers models (author: 403, developer: 201)', async () => {
+    const member = async (role: string) => {
+      const email = `${role}-${Date.now()}@example.test`;
+      const invited = await m('/invitations', { body: { email, role } });
+      expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+      await t.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: 'correct horse battery staple' } });
+      return (await t.json('/auth/sign-in', { body: { email, password: 'correct horse battery staple' } })).body.result.token as string;
+    };
+    const author = await member('author');
+    expect((await m('/components', { token: author })).status).toBe(200);
+    const refused = await m('/components/quote', { method: 'PUT', token: author, body: { fields: [{ alias: 'text', type: 'text' }] } });
+    expect(refused.status).toBe(403);
+    expect((await m('/components/hero', { method: 'DELETE', token: author })).status).toBe(403);
+    const developer = await member('developer');
+    expect((await m('/components/quote', { method: 'PUT', token: developer, body: { fields: [{ alias: 'text', type: 'text' }] } })).status).toBe(201);
+    expect((await m('/components/quote', { method: 'DELETE', token: developer })).status).toBe(200);
+  });
+
   it("another organization's token neither sees nor uses this organization's components", async () => {
     const o = (path: string, opts: Opts = {}) => t.json(`/management/v1${path}`, { token: other.manageToken, ...opts });
     expect((await o('/components')).body.result).toEqual([]);
