@@ -302,12 +302,14 @@ async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<string>
   for (const e of waiting) yield* linesOfEntry(e);
 }
 
-/** Field values with every reference to `ids` left out (single references become null). */
+/** Field values with every reference to `ids` left out (single references become null), inside component values too. */
 function withoutReferencesTo(fields: Record<string, unknown>, ids: Set<string>): Record<string, unknown> {
+  const isComponent = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { component?: unknown }).component === 'string';
+  const inComponent = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, k === 'component' ? v : strip(v)]));
   const strip = (v: unknown): unknown => {
     if (typeof v === 'string') return ids.has(v) ? null : v;
-    if (Array.isArray(v)) return v.filter((x) => !(typeof x === 'string' && ids.has(x)));
-    return v;
+    if (Array.isArray(v)) return v.filter((x) => !(typeof x === 'string' && ids.has(x))).map((x) => (isComponent(x) ? inComponent(x) : x));
+    return isComponent(v) ? inComponent(v) : v;
   };
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, strip(v)]));
 }
