@@ -54,7 +54,7 @@ export async function prepareEntries(
       locales: l.values,
       problems: [...n.problems, ...l.problems],
       patterns: [...n.patterns, ...l.patterns],
-      edges: n.problems.length === 0 ? edgesOf(item.model, n.fields) : [],
+      edges: n.problems.length === 0 && l.problems.length === 0 ? edgesOf(item.model, n.fields, l.values) : [],
     };
   });
   // every pattern match of the batch runs under one time bound (see pattern-match.ts)
@@ -73,7 +73,11 @@ export async function prepareEntries(
   const isImage = (id: string) => targets.assetTypes.get(id) === 'IMAGE';
   return items.map((item, i): Prepared => {
     const problems = [...normalized[i].problems, ...targets.problems[i]];
-    if (problems.length === 0) problems.push(...mediaRuleBreaks(item.model, normalized[i].fields, targets.assets));
+    if (problems.length === 0) {
+      problems.push(...mediaRuleBreaks(item.model, normalized[i].fields, targets.assets));
+      // media can be localized only inside a component field's values
+      for (const [code, values] of Object.entries(normalized[i].locales ?? {})) problems.push(...mediaRuleBreaks(item.model, values, targets.assets, `locales.${code}`));
+    }
     if (problems.length > 0) return { problems };
     const fields = normalized[i].fields;
     const titleValue = item.model.titleField ? fields[item.model.titleField] : undefined;

@@ -84,7 +84,34 @@ function single(f: FieldDefinition, v: unknown): Normalized {
     case 'section':
     case 'author':
       return id(v);
+    case 'component':
+      // normalized by `componentValue`, which needs the model's components and the value's path
+      return { problem: 'is a component value' };
   }
+}
+
+/** A component's fields as a model `normalizeFields` can read, carrying the org's components on. */
+export function componentAsModel(model: ModelDefinition, alias: string): ModelDefinition | null {
+  const def = model.components?.[alias];
+  return def ? { id: def.id, alias: def.alias, name: def.name, titleField: null, fields: def.fields, components: model.components } : null;
+}
+
+/**
+ * One value of component field `f`: `{"component": "<alias>", …its fields}`, normalized with the
+ * component's own fields (required ones required, rules checked) under `path`.
+ */
+function componentValue(model: ModelDefinition, f: FieldDefinition, v: unknown, path: string, patterns: PendingPattern[]): { value: unknown } | { problems: string[] } {
+  const allowed = f.components ?? [];
+  const expected = `a component value {"component": ${allowed.map((a) => `"${a}"`).join(' | ')}, …its fields}`;
+  if (!isObject(v)) return { problems: [`${path}: must be ${expected}`] };
+  const { component, ...values } = v;
+  if (typeof component !== 'string') return { problems: [`${path}.component: must name the component, one of ${allowed.join(', ')}`] };
+  if (!allowed.includes(component)) return { problems: [`${path}.component: "${component.slice(0, 100)}" is not allowed here (allowed: ${allowed.join(', ')})`] };
+  const inner = componentAsModel(model, component);
+  if (!inner) return { problems: [`${path}.component: component "${component}" is not declared`] };
+  const n = normalizeFields(inner, values, { path, locale: false, owner: `component "${component}"` });
+  patterns.push(...n.patterns);
+  return n.problems.length > 0 ? { problems: n.problems } : { value: { component, ...n.fields } };
 }
 
 const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
@@ -99,7 +126,7 @@ const isEmpty = (v: unknown) => v === null || v === undefined || v === '' || (Ar
 export function normalizeFields(
   model: ModelDefinition,
   input: unknown,
-  at: { path: string; locale: boolean } = { path: 'fields', locale: false },
+  at: { path: string; locale: boolean; owner?: string } = { path: 'fields', locale: false },
 ): { fields: Record<string, unknown>; problems: string[]; patterns: PendingPattern[] } {
   const problems: string[] = [];
   const fields: Record<string, unknown> = {};
@@ -109,7 +136,7 @@ export function normalizeFields(
   const byAlias = new Map(model.fields.map((f) => [f.alias, f]));
   for (const key of Object.keys(input)) {
     const f = byAlias.get(key);
-    if (!f) problems.push(`${where}.${key}: unknown field (model "${model.alias}" has no such field)`);
+    if (!f) problems.push(`${where}.${key}: unknown field (${at.owner ?? `model "${model.alias}"`} has no such field)`);
     else if (at.locale && !f.localized) problems.push(`${where}.${key}: field "${key}" is not localized (its one value goes in fields)`);
   }
   for (const f of model.fields) {
@@ -131,6 +158,12 @@ export function normalizeFields(
       }
       const out: unknown[] = [];
       raw.forEach((item, i) => {
+        if (f.type === 'component' && item !== null) {
+          const c = componentValue(model, f, item, `${where}.${f.alias}[${i}]`, patterns);
+          if ('problems' in c) problems.push(...c.problems);
+          else out.push(c.value);
+          return;
+        }
         const n = item === null ? { problem: 'must not be null' } : single(f, item);
         if ('problem' in n) problems.push(`${where}.${f.alias}[${i}]: ${n.problem}`);
         else out.push(n.value);
@@ -140,6 +173,12 @@ export function normalizeFields(
     } else {
       if (Array.isArray(raw) && f.type !== 'json') {
         problems.push(`${where}.${f.alias}: must be a single value, not a list`);
+        continue;
+      }
+      if (f.type === 'component') {
+        const c = componentValue(model, f, raw, `${where}.${f.alias}`, patterns);
+        if ('problems' in c) problems.push(...c.problems);
+        else fields[f.alias] = c.value;
         continue;
       }
       const n = single(f, raw);

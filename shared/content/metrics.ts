@@ -1,3 +1,4 @@
+import { componentAsModel } from './field-values.js';
 import type { ModelDefinition } from './model-types.js';
 import { blockTexts, inlineImageCount, richTargets, type RichDoc } from './rich-content.js';
 
@@ -55,15 +56,8 @@ function plainOfHtml(html: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/**
- * Metrics over every text, richtext and richcontent field: words are runs of
- * non-space characters, characters are code points, sentences end in `.`, `!` or `?`, images
- * are image assets in media fields and rich content plus inline image nodes, reading time is
- * ceil(words / 200) minutes. `isImage` says whether an asset id is an image.
- */
-export function metricsOf(model: ModelDefinition, fields: Record<string, unknown>, isImage: (assetId: string) => boolean): EntryMetrics {
-  const acc = { words: 0, chars: 0, sentences: 0 };
-  let images = 0;
+/** Adds the counts of one model's (or component's) values to `acc`; component values are counted with their own fields. */
+function countFields(model: ModelDefinition, fields: Record<string, unknown>, isImage: (assetId: string) => boolean, acc: { words: number; chars: number; sentences: number; images: number }): void {
   for (const f of model.fields) {
     const v = fields[f.alias];
     if (v === undefined) continue;
@@ -72,16 +66,32 @@ export function metricsOf(model: ModelDefinition, fields: Record<string, unknown
     else if (f.type === 'richcontent') {
       const doc = v as RichDoc;
       for (const t of blockTexts(doc)) countText(t, acc);
-      images += richTargets(doc).media.filter(isImage).length + inlineImageCount(doc);
+      acc.images += richTargets(doc).media.filter(isImage).length + inlineImageCount(doc);
     } else if (f.type === 'media') {
-      images += (Array.isArray(v) ? (v as string[]) : [v as string]).filter(isImage).length;
+      acc.images += (Array.isArray(v) ? (v as string[]) : [v as string]).filter(isImage).length;
+    } else if (f.type === 'component') {
+      for (const item of Array.isArray(v) ? v : [v]) {
+        const inner = componentAsModel(model, String((item as Record<string, unknown>).component));
+        if (inner) countFields(inner, item as Record<string, unknown>, isImage, acc);
+      }
     }
   }
+}
+
+/**
+ * Metrics over every text, richtext and richcontent field (those inside components too): words are runs of
+ * non-space characters, characters are code points, sentences end in `.`, `!` or `?`, images
+ * are image assets in media fields and rich content plus inline image nodes, reading time is
+ * ceil(words / 200) minutes. `isImage` says whether an asset id is an image.
+ */
+export function metricsOf(model: ModelDefinition, fields: Record<string, unknown>, isImage: (assetId: string) => boolean): EntryMetrics {
+  const acc = { words: 0, chars: 0, sentences: 0, images: 0 };
+  countFields(model, fields, isImage, acc);
   return {
     wordCount: acc.words,
     characterCount: acc.chars,
     sentenceCount: acc.sentences,
-    imageCount: images,
+    imageCount: acc.images,
     readingTime: Math.ceil(acc.words / WORDS_PER_MINUTE),
   };
 }

@@ -15,6 +15,8 @@ export const fieldInputSchema = z.strictObject({
   localized: z.boolean().optional(),
   /** Rules every value must keep, each `{<rule>: …}`; checked by `validations/check-validations.ts`. */
   validations: z.array(z.unknown()).max(20).optional(),
+  /** Component fields: the aliases of the components a value may be. */
+  components: z.array(z.string().max(64)).max(50).optional(),
 });
 
 export const modelInputSchema = z.strictObject({

@@ -1,6 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { newId } from '../ids.js';
-import type { FieldDefinition, ModelDefinition } from './model-types.js';
+import type { ComponentDefinition, FieldDefinition, ModelDefinition } from './model-types.js';
 
 interface ModelRow {
   id: string;
@@ -8,6 +8,7 @@ interface ModelRow {
   name: string;
   title_field: string | null;
   fields: FieldDefinition[];
+  components: Record<string, ComponentDefinition> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -23,11 +24,26 @@ const toModel = (r: ModelRow): StoredModel => ({
   name: r.name,
   titleField: r.title_field,
   fields: r.fields,
+  ...(r.components ? { components: r.components } : {}),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = 'id, alias, name, title_field, fields, created_at, updated_at';
+/**
+ * The org's components, read with a model only when it has a component field (jsonb containment:
+ * one of its fields is `{"type": "component", …}`), so models without any pay nothing.
+ */
+const COMPONENTS = `CASE WHEN models.fields @> '[{"type": "component"}]' THEN (
+    SELECT coalesce(jsonb_object_agg(c.alias, jsonb_build_object('id', c.id, 'alias', c.alias, 'name', c.name, 'fields', c.fields)), '{}'::jsonb)
+    FROM components c WHERE c.org_id = models.org_id) END AS components`;
+
+const COLUMNS = `id, alias, name, title_field, fields, ${COMPONENTS}, created_at, updated_at`;
+
+/** A stored model as its API answer shows it: without the components attached for reading. */
+export function modelAnswer<T extends ModelDefinition>(model: T): Omit<T, 'components'> {
+  const { components: _attached, ...answer } = model;
+  return answer;
+}
 
 /** Every model of the org, ordered by alias (schema generation reads this). */
 export async function listModels(db: Queryable, orgId: string): Promise<StoredModel[]> {

@@ -16,9 +16,11 @@ import type { Validation } from './validations/rules.js';
  * | location                 | {address, latitude, longitude} (strings or null) | —     |
  * | reference, media, section, author | target id (string)           | string[] of ids  |
  * | richcontent              | ProseMirror-style doc {type: 'doc', content: [...]} | — |
+ * | component                | {component: alias, …its fields' values} | list of such, kinds mixed |
  *
  * Reference, media, section and author values (and the `cms_reference` / `cms_media` blocks of
- * rich content) are also written to `entry_edges` for filters and reverse relations.
+ * rich content) are also written to `entry_edges` for filters and reverse relations; so are those
+ * inside component values (under the component field's alias, see `edges.ts`).
  */
 export const FIELD_TYPES = [
   'text',
@@ -35,6 +37,7 @@ export const FIELD_TYPES = [
   'tag',
   'section',
   'url',
+  'component',
 ] as const;
 
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -48,14 +51,16 @@ export const LIST_CAPABLE: ReadonlySet<FieldType> = new Set([
   'author',
   'tag',
   'section',
+  'component',
 ]);
 
 /**
  * Field types that may be localized: values of their own. Relations (reference, media, section,
  * author) and rich content (whose blocks point at entries and assets) are shared by every locale,
- * so an entry's edges, filters on its relations and reverse relations stay one set.
+ * so an entry's edges, filters on its relations and reverse relations stay one set. A component
+ * field is localized as a whole (a value per locale, its references included in the entry's edges).
  */
-export const LOCALIZABLE: ReadonlySet<FieldType> = new Set(['text', 'richtext', 'tag', 'url', 'number', 'datetime', 'boolean', 'json', 'location']);
+export const LOCALIZABLE: ReadonlySet<FieldType> = new Set(['text', 'richtext', 'tag', 'url', 'number', 'datetime', 'boolean', 'json', 'location', 'component']);
 
 export type ValueType = 'single' | 'list';
 export type NumberFormat = 'int' | 'decimal';
@@ -76,6 +81,16 @@ export interface FieldDefinition {
   localized?: boolean;
   /** Rules every value must keep (see `validations/rules.ts`); absent when there are none. */
   validations?: Validation[];
+  /** Component fields only: the aliases of the components a value may be (at least one). */
+  components?: string[];
+}
+
+/** A component as stored in `components`: a typed group of fields used by component fields. */
+export interface ComponentDefinition {
+  id: string;
+  alias: string;
+  name: string;
+  fields: FieldDefinition[];
 }
 
 export interface ModelDefinition {
@@ -85,6 +100,12 @@ export interface ModelDefinition {
   /** Alias of the field whose value is the entry's `system.title`. */
   titleField: string | null;
   fields: FieldDefinition[];
+  /**
+   * The organization's components by alias, attached when the model is read and has component
+   * fields (absent otherwise): what normalizing, edges and the schema read component values with.
+   * Never stored with the model nor shown in its API answer.
+   */
+  components?: Readonly<Record<string, ComponentDefinition>>;
 }
 
 export const ENTRY_STATUSES = ['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED'] as const;

@@ -1,6 +1,7 @@
 import { conflict, notFound, unprocessable } from '../errors/index.js';
 import type { ContentDeps } from './deps.js';
 import type { ModelInput } from './model-input.js';
+import { listComponentRows } from './component-repository.js';
 import { checkModel } from './model-rules.js';
 import { deleteModelRow, getModel, listModels, modelHasEntries, upsertModel, type StoredModel } from './model-repository.js';
 import { bumpSchemaVersion, lockModels } from './org-versions.js';
@@ -28,7 +29,8 @@ export async function putModel(
     // Waits for entry writes in flight on this model, so the check below sees their entries.
     if (previous) await getModel(tx, orgId, alias, { lock: 'update' });
     const hasEntries = previous ? await modelHasEntries(tx, orgId, alias) : false;
-    const checked = checkModel(alias, input, { others, previous, hasEntries });
+    const components = await listComponentRows(tx, orgId);
+    const checked = checkModel(alias, input, { others, previous, hasEntries, components });
     if ('problems' in checked) throw unprocessable(`Model "${alias}" is invalid.`, checked.problems);
     const stored = await upsertModel(tx, orgId, { alias, ...checked.model });
     const brokenEntries = await applyRuleChanges(tx, orgId, previous, stored, hasEntries);
@@ -57,6 +59,8 @@ export async function deleteModel(deps: ContentDeps, orgId: string, alias: strin
     if (await modelHasEntries(tx, orgId, alias)) throw conflict(`Model "${alias}" still has entries.`);
     const referrer = all.find((m) => m.alias !== alias && m.fields.some((f) => f.allowedModels.includes(alias)));
     if (referrer) throw conflict(`Model "${referrer.alias}" lists "${alias}" in allowedModels.`);
+    const component = (await listComponentRows(tx, orgId)).find((c) => c.fields.some((f) => f.allowedModels.includes(alias)));
+    if (component) throw conflict(`Component "${component.alias}" lists "${alias}" in allowedModels.`);
     const deleted = all.find((m) => m.alias === alias)!;
     await deleteModelRow(tx, orgId, alias);
     await recordEvents(tx, orgId, [{ type: 'model.deleted', subject: `model:${alias}`, model: alias, data: { id: deleted.id, alias } }]);

@@ -86,3 +86,12 @@ export function nameCollision(alias: string, otherAlias: string): string | null 
   }
   return null;
 }
+
+/**
+ * The name a model alias shares with a component alias, or null: a component produces one type
+ * (`hero` → `Hero`), which may be none of the model's generated types (one namespace for both).
+ */
+export function componentNameClash(modelAlias: string, componentAlias: string): string | null {
+  const type = typeNameOf(componentAlias);
+  return generatedNames(modelAlias).types.includes(type) ? type : null;
+}

@@ -69,15 +69,16 @@ export async function checkTargets(
     const fieldDefs = new Map(item.model.fields.map((f) => [f.alias, f]));
     for (const e of item.edges) {
       const f = fieldDefs.get(e.field);
-      const at = f?.valueType === 'list' ? `fields.${e.field}[${e.position}]` : `fields.${e.field}`;
+      const at = e.at ?? (f?.valueType === 'list' ? `fields.${e.field}[${e.position}]` : `fields.${e.field}`);
+      const allowedModels = e.allowedModels ?? f?.allowedModels ?? [];
       switch (e.kind) {
         case 'reference':
         case 'rich_entry': {
           const model = known.get(e.targetId) ?? entryModels.get(e.targetId);
           const where = e.kind === 'rich_entry' ? `fields.${e.field} (cms_reference block ${e.position})` : at;
           if (!model) out.push(`${where}: entry "${e.targetId}" not found`);
-          else if (e.kind === 'reference' && f && f.allowedModels.length > 0 && !f.allowedModels.includes(model)) {
-            out.push(`${where}: entry "${e.targetId}" is a "${model}", not one of the allowed models (${f.allowedModels.join(', ')})`);
+          else if (e.kind === 'reference' && allowedModels.length > 0 && !allowedModels.includes(model)) {
+            out.push(`${where}: entry "${e.targetId}" is a "${model}", not one of the allowed models (${allowedModels.join(', ')})`);
           }
           break;
         }

@@ -26,7 +26,7 @@ const CMS_OF: Partial<Record<string, CmsKind>> = {
 /**
  * The surrogate keys an event makes stale (see `surrogate-keys.ts` for what each names): an
  * entry published or withdrawn purges the responses that read it by id, the collections of its
- * model and the cross-model lists; a model change purges the whole org (its schema changed); an
+ * model and the cross-model lists; a model or component change purges the whole org (its schema changed); an
  * asset its own key and the asset lists; CMS objects their kind. Drafts (`entry.saved`,
  * `entry.created`, `entry.scheduled`) change nothing delivery shows: no keys.
  */
@@ -47,6 +47,8 @@ export function purgeKeysOf(event: PurgeEvent): string[] {
     }
     case 'model.changed':
     case 'model.deleted':
+    case 'component.changed':
+    case 'component.deleted':
       return [orgKey(org)];
     case 'asset.created':
       return [cmsKey(org, 'assets')];

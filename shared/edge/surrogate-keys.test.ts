@@ -42,6 +42,9 @@ describe('surrogate keys', () => {
     expect(ev('entry.unpublished', 'entry:e1', 'story')).toEqual(['o.o1.e.e1', 'o.o1.m.story', 'o.o1.entries']);
     for (const draft of ['entry.saved', 'entry.created', 'entry.scheduled']) expect(ev(draft, 'entry:e1', 'story')).toEqual([]);
     expect(ev('model.deleted', 'model:story', 'story')).toEqual(['o.o1']);
+    // a component is part of the schema: its change purges the whole organization, as a model's does
+    expect(ev('component.changed', 'component:hero')).toEqual(['o.o1']);
+    expect(ev('component.deleted', 'component:hero')).toEqual(['o.o1']);
     expect(ev('asset.created', 'asset:a1')).toEqual(['o.o1.cms.assets']);
     expect(ev('section.changed', 'section:s1')).toEqual(['o.o1.cms.sections']);
     const imported = { entries: [{ id: 'x', event: 'published' }, { id: 'y', event: 'saved' }] };

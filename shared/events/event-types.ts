@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'entry.imported',
   'model.changed',
   'model.deleted',
+  'component.changed',
+  'component.deleted',
   'asset.created',
   'asset.updated',
   'asset.deleted',

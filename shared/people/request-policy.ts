@@ -28,7 +28,7 @@ const AREA_ALWAYS: Array<[RegExp, SettingsArea]> = [
 ];
 /** Prefixes whose reads anyone may do, and whose writes need the area. */
 const AREA_WRITES: Array<[RegExp, SettingsArea]> = [
-  [/^(models|locales|delivery-settings|version-retention)(\/|$)/, 'models'],
+  [/^(models|components|locales|delivery-settings|version-retention)(\/|$)/, 'models'],
   [/^allowed-origins(\/|$)/, 'tokens'],
 ];
 /** Content structures besides entries: writing them is updating content. */

@@ -88,6 +88,8 @@ describe('webhooks', () => {
     await ok(m('/authors', { body: { firstName: 'Grace' } }), 201);
     await ok(m('/labels', { body: { name: 'Hot' } }), 201);
     await ok(m('/models/scratch', { method: 'DELETE' }));
+    await ok(m('/components/box', { method: 'PUT', body: { fields: [{ alias: 'x', type: 'text' }] } }), 201);
+    await ok(m('/components/box', { method: 'DELETE' }));
 
     await receiver.waitFor(() => EVENT_TYPES.every((type) => at('/all').some((r) => r.payload.type === type)));
     const { rows } = await t.services.db.query<{ type: string; subject: string }>('SELECT type, subject FROM events WHERE org_id = $1 ORDER BY id', [org.orgId]);

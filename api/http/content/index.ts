@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Services } from '../../../shared/services.js';
+import { componentRoutes } from './components.js';
 import { entryLifecycleRoutes } from './entry-lifecycle.js';
 import { entryRoutes } from './entries.js';
 import { entryVersionRoutes } from './entry-versions.js';
@@ -16,6 +17,7 @@ export function contentRoutes(services: Services): Router {
   const r = Router();
   r.use(localeRoutes(services));
   r.use(modelRoutes(services));
+  r.use(componentRoutes(services));
   r.use(entryRoutes(services));
   r.use(entryLifecycleRoutes(services));
   r.use(entryVersionRoutes(services));

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { ok } from '../../../shared/envelope.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
+import { modelAnswer } from '../../../shared/content/model-repository.js';
 import { deleteModel, listModels, putModel, requireModel } from '../../../shared/content/models.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
@@ -12,17 +13,17 @@ export function modelRoutes(services: Services): Router {
   const manage = requireScope('manage');
 
   r.get('/management/v1/models', manage, async (req, res) => {
-    res.json(ok(await listModels(services.db, tenantOf(req).orgId)));
+    res.json(ok((await listModels(services.db, tenantOf(req).orgId)).map(modelAnswer)));
   });
 
   r.get('/management/v1/models/:alias', manage, async (req, res) => {
-    res.json(ok(await requireModel(services, tenantOf(req).orgId, req.params.alias as string)));
+    res.json(ok(modelAnswer(await requireModel(services, tenantOf(req).orgId, req.params.alias as string))));
   });
 
   r.put('/management/v1/models/:alias', manage, async (req, res) => {
     const input = parseInput(modelInputSchema, req.body, { status: 422, what: 'model' });
     const { model, created, brokenEntries } = await putModel(services, tenantOf(req).orgId, req.params.alias as string, input);
-    res.status(created ? 201 : 200).json(ok(brokenEntries.length > 0 ? { ...model, brokenEntries } : model));
+    res.status(created ? 201 : 200).json(ok(brokenEntries.length > 0 ? { ...modelAnswer(model), brokenEntries } : modelAnswer(model)));
   });
 
   r.delete('/management/v1/models/:alias', manage, async (req, res) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
 import { localeInputSchema, localePatchSchema } from '../../../shared/content/locale-input.js';
+import { componentInputSchema, MAX_COMPONENT_DEPTH } from '../../../shared/content/component-rules.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
 import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
@@ -81,7 +82,14 @@ export const content: OpenApiFragment = {
         required: { type: 'boolean', description: 'Of the default locale only: other locales may be partial' },
         localized: {
           type: 'boolean',
-          description: 'A value per locale (text, richtext, tag, url, number, datetime, boolean, json and location fields; relations and rich content are shared by every locale)',
+          description:
+            'A value per locale (text, richtext, tag, url, number, datetime, boolean, json, location and component fields — a component value is localized as a whole, its references and media included; other relations and rich content are shared by every locale). Not allowed on the fields of a component',
+        },
+        components: {
+          type: 'array',
+          items: { type: 'string' },
+          description:
+            'Component fields only: the aliases of the components a value may be. A value is `{"component": "<alias>", …its fields}`; a list (`valueType: "list"`) may mix the allowed components in any order. In GraphQL the field is the component\'s type when it allows one, else a union `<Type>_<field>` read with inline fragments',
         },
         validations: {
           type: 'array',
@@ -114,6 +122,18 @@ export const content: OpenApiFragment = {
         alias: { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' },
         name: { type: 'string' },
         titleField: nullableString,
+        fields: { type: 'array', items: ref('FieldDefinition') },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    Component: {
+      type: 'object',
+      description: `A typed group of fields used by models' component fields. Its alias shares the models' namespace (its GraphQL type is named from it as a model's is); its fields take the same shapes as a model's, except rich content, \`localized\` and \`unique\`; components nest at most ${MAX_COMPONENT_DEPTH} levels deep`,
+      properties: {
+        id: { type: 'string' },
+        alias: { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' },
+        name: { type: 'string' },
         fields: { type: 'array', items: ref('FieldDefinition') },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
@@ -236,6 +256,21 @@ export const content: OpenApiFragment = {
       get: { summary: 'Read a model', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Model')), ...pick(401, 403, 404, 429) } },
       delete: { summary: 'Delete a model (409 while entries exist or another model allows it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
     },
+    '/management/v1/components': {
+      get: { summary: 'List the components of the organization', ...tag, responses: { 200: ok200({ type: 'array', items: ref('Component') }), ...pick(401, 403, 429) } },
+    },
+    '/management/v1/components/{alias}': {
+      put: {
+        summary:
+          'Create (201) or replace (200) a component; bumps the schema version. 422 names every problem: alias rules, a name a model or its generated types already has, unknown types, components that are not declared, nesting past the depth limit or back into itself, field types that change while entries hold the component',
+        ...tag,
+        parameters: [pathParam('alias', { type: 'string', pattern: '^[a-z][A-Za-z0-9]*$' })],
+        requestBody: zodBody(componentInputSchema),
+        responses: { 200: ok200(ref('Component')), 201: created201(ref('Component')), ...pick(401, 403, 413, 422, 429) },
+      },
+      get: { summary: 'Read a component', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Component')), ...pick(401, 403, 404, 429) } },
+      delete: { summary: 'Delete a component (409 naming the model or component that still uses it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
+    },
     '/management/v1/entries': {
       post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: zodBody(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
       get: {
@@ -347,7 +382,7 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/export': {
       get: {
-        summary: "The organization's content as the NDJSON the import takes, streamed: sites, locales (each after its fallback), models, assets (with their signed /files URLs, from which an import into another organization copies the bytes), sections, authors, labels, entries (each after the entries it references; a published entry with unpublished edits as two lines), lists",
+        summary: "The organization's content as the NDJSON the import takes, streamed: sites, locales (each after its fallback), components (each after those it holds), models, components with references again, assets (with their signed /files URLs, from which an import into another organization copies the bytes), sections, authors, labels, entries (each after the entries it references; a published entry with unpublished edits as two lines), lists",
         description: 'Compressed with gzip when the request accepts it. An unpublished or scheduled entry is written as a draft (the import has no such status). A failure part-way cuts the stream short.',
         ...tag,
         responses: {
@@ -358,7 +393,7 @@ export const content: OpenApiFragment = {
     },
     '/management/v1/import': {
       post: {
-        summary: 'Bulk import: NDJSON lines {"type": "site"|"locale"|"model"|"asset"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
+        summary: 'Bulk import: NDJSON lines {"type": "site"|"locale"|"component"|"model"|"asset"|"section"|"author"|"label"|"entry"|"list", ...body}, applied in order in batched transactions; bad lines are reported with their number and never stop good ones',
         ...tag,
         parameters: [
           {

@@ -7,7 +7,9 @@ import type { ExportEntryRow } from '../entry-row.js';
 import { listItems } from '../list-repository.js';
 import { findLocales } from '../locale-repository.js';
 import type { Locale } from '../locale-types.js';
+import { listComponentRows, type StoredComponent } from '../component-repository.js';
 import { listModels, type StoredModel } from '../model-repository.js';
+import type { FieldDefinition } from '../model-types.js';
 import { authorInputSchema, labelInputSchema, listInputSchema, sectionInputSchema } from '../resource-input.js';
 import { listResourcePage, type ResourceDef } from '../resources.js';
 import { authorDef } from '../authors.js';
@@ -29,7 +31,8 @@ const PAGE = 1000;
 
 /**
  * The organization's content as the lines of an import (NDJSON lines, without their newline), in an order the import applies without
- * a failure: sites, locales (the default first, each before the locales that fall back to it), models, assets, sections (parents first), authors, labels, entries (each after
+ * a failure: sites, locales (the default first, each before the locales that fall back to it), components (those with references
+ * again after the models), models, assets, sections (parents first), authors, labels, entries (each after
  * the entries it references), lists; a video after the image that is its poster. Read a page at a time, so an export of any size holds a
  * page (and the ids of the entries written so far) in memory.
  *
@@ -44,7 +47,10 @@ export async function* exportLines(deps: ExportDeps, orgId: string): AsyncGenera
   for (const l of fallbacksFirst(await findLocales(deps.db, orgId))) {
     yield lineOf({ type: 'locale', code: l.code, name: l.name, default: l.default || undefined, fallback: l.fallback });
   }
+  const components = await listComponentRows(deps.db, orgId);
+  for (const component of componentLines(components, 'before-models')) yield JSON.stringify(component);
   for (const model of modelLines(await listModels(deps.db, orgId))) yield JSON.stringify(model);
+  for (const component of componentLines(components, 'after-models')) yield JSON.stringify(component);
   yield* assetLines(deps, orgId);
   for (const section of sectionLines(await allResources(deps.db, sectionDef, orgId))) yield JSON.stringify(section);
   for (const author of await allResources(deps.db, authorDef, orgId)) yield JSON.stringify(resourceLine('author', author, Object.keys(authorInputSchema.shape)));
@@ -91,6 +97,31 @@ const lineOf = (line: ExportLine): string => JSON.stringify(compact(line));
 const resourceLine = (type: string, record: Record<string, unknown>, members: string[]): ExportLine =>
   compact({ type, ...Object.fromEntries(members.map((m) => [m, record[m]])) });
 
+/** A field definition as a model or component line carries it; `allowed` filters its allowed models. */
+const fieldLine = (f: FieldDefinition, allowed: (alias: string) => boolean) =>
+  compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized, validations: f.validations, components: f.components });
+
+/**
+ * Components, each after the components it holds (they cannot hold each other in a cycle). Before
+ * the models (which use them) their references allow no model yet (`allowedModels` empty); after
+ * the models, those with allowed models are written again whole.
+ */
+function componentLines(components: StoredComponent[], phase: 'before-models' | 'after-models'): ExportLine[] {
+  const line = (c: StoredComponent): ExportLine => ({ type: 'component', alias: c.alias, name: c.name, fields: c.fields.map((f) => fieldLine(f, () => phase === 'after-models')) });
+  if (phase === 'after-models') return components.filter((c) => c.fields.some((f) => f.allowedModels.length > 0)).map(line);
+  const out: ExportLine[] = [];
+  const written = new Set<string>();
+  for (let pending = components; pending.length > 0; ) {
+    const ready = pending.filter((c) => c.fields.every((f) => (f.components ?? []).every((a) => written.has(a))));
+    for (const c of ready.length > 0 ? ready : pending) {
+      out.push(line(c));
+      written.add(c.alias);
+    }
+    pending = pending.filter((c) => !written.has(c.alias));
+  }
+  return out;
+}
+
 /**
  * Models in an order where each one's allowed models come before it; models that allow each
  * other (a cycle) are written first without those, then again whole.
@@ -101,9 +132,7 @@ function* modelLines(models: StoredModel[]): Generator<ExportLine> {
     alias: m.alias,
     name: m.name,
     titleField: m.titleField,
-    fields: m.fields.map((f) =>
-      compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized, validations: f.validations }),
-    ),
+    fields: m.fields.map((f) => fieldLine(f, allowed)),
   });
   const written = new Set<string>();
   const later: StoredModel[] = [];
@@ -273,12 +302,14 @@ async function* entryLines(db: Queryable, orgId: string): AsyncGenerator<string>
   for (const e of waiting) yield* linesOfEntry(e);
 }
 
-/** Field values with every reference to `ids` left out (single references become null). */
+/** Field values with every reference to `ids` left out (single references become null), inside component values too. */
 function withoutReferencesTo(fields: Record<string, unknown>, ids: Set<string>): Record<string, unknown> {
+  const isComponent = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as { component?: unknown }).component === 'string';
+  const inComponent = (c: Record<string, unknown>) => Object.fromEntries(Object.entries(c).map(([k, v]) => [k, k === 'component' ? v : strip(v)]));
   const strip = (v: unknown): unknown => {
     if (typeof v === 'string') return ids.has(v) ? null : v;
-    if (Array.isArray(v)) return v.filter((x) => !(typeof x === 'string' && ids.has(x)));
-    return v;
+    if (Array.isArray(v)) return v.filter((x) => !(typeof x === 'string' && ids.has(x))).map((x) => (isComponent(x) ? inComponent(x) : x));
+    return isComponent(v) ? inComponent(v) : v;
   };
   return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, strip(v)]));
 }

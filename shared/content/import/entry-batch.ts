@@ -188,7 +188,7 @@ async function prepareFresh(deps: ContentDeps, state: ImportState, fresh: Candid
         const target = lineOf.get(e.targetId);
         if (!target || target.id === c.id || state.entries.has(e.targetId)) continue;
         if (target.line > c.line || bad.has(target.id)) {
-          bad.set(c.id, [`fields.${e.field}: entry "${e.targetId}" not found (line ${target.line} ${target.line > c.line ? 'comes later' : 'failed'})`]);
+          bad.set(c.id, [`${e.at ?? `fields.${e.field}`}: entry "${e.targetId}" not found (line ${target.line} ${target.line > c.line ? 'comes later' : 'failed'})`]);
           changed = true;
           return;
         }

@@ -8,6 +8,8 @@ import { listDef, putListEntries } from '../lists.js';
 import { authorInputSchema, labelInputSchema, listEntriesSchema, listInputSchema, sectionInputSchema, sectionMediaSchema } from '../resource-input.js';
 import { localeLineSchema } from '../locale-input.js';
 import { putLocale } from '../locales.js';
+import { componentInputSchema } from '../component-rules.js';
+import { putComponent } from '../components.js';
 import { modelInputSchema } from '../model-input.js';
 import { putModel } from '../models.js';
 import { getResource } from '../resource-repository.js';
@@ -22,6 +24,7 @@ const siteLineSchema = z.strictObject({
   externalId: z.string().max(200).optional(),
 });
 const modelLineSchema = modelInputSchema.extend({ alias: z.string().min(1).max(64) });
+const componentLineSchema = componentInputSchema.extend({ alias: z.string().min(1).max(64) });
 const listLineSchema = listInputSchema.extend({ entries: listEntriesSchema.optional() });
 const sectionLineSchema = sectionInputSchema.extend({ mediaIds: sectionMediaSchema.optional() });
 
@@ -84,6 +87,15 @@ export async function applyOtherLine(deps: ContentDeps, state: ImportState, line
       const { model } = await putModel(deps, state.orgId, alias, input);
       state.models.set(alias, model);
       return { line, type, ok: true, id: model.alias };
+    }
+    if (type === 'component') {
+      const p = componentLineSchema.safeParse(body);
+      if (!p.success) return fail(describeIssues(p.error));
+      const { alias, ...input } = p.data;
+      const { component } = await putComponent(deps, state.orgId, alias, input);
+      // models read earlier carry the components as they were
+      state.models.clear();
+      return { line, type, ok: true, id: component.alias };
     }
     const resource = RESOURCES[type];
     const p = resource.schema.safeParse(body);

@@ -1,6 +1,6 @@
 import type { StoredModel } from '../model-repository.js';
 
-export const LINE_TYPES = ['site', 'locale', 'model', 'asset', 'section', 'author', 'label', 'entry', 'list'] as const;
+export const LINE_TYPES = ['site', 'locale', 'component', 'model', 'asset', 'section', 'author', 'label', 'entry', 'list'] as const;
 export type LineType = (typeof LINE_TYPES)[number];
 
 export type LineResult =

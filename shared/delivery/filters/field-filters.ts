@@ -10,6 +10,7 @@ import {
   has,
   idFilterSql,
   numberFilterSql,
+  type IdFilter,
   stringFilterSql,
   type BooleanFilter,
   type DateTimeFilter,
@@ -45,6 +46,26 @@ interface IdSetFilter {
   includeChildren?: Maybe<boolean>;
 }
 type SectionListFilter = ListFilter<string> & { includeChildren?: Maybe<boolean> };
+interface ComponentFieldFilter {
+  exists?: Maybe<boolean>;
+  component?: Maybe<IdFilter>;
+}
+interface ComponentListFieldFilter {
+  component?: Maybe<ListFilter<string>>;
+}
+
+/** A component field by the component its value is (`value ->> 'component'`). */
+function componentSql(value: string, f: ComponentFieldFilter, p: SqlParams): string {
+  const parts: string[] = [];
+  if (has(f.exists)) parts.push(f.exists ? `${value} IS NOT NULL` : `${value} IS NULL`);
+  if (has(f.component)) parts.push(idFilterSql(`(${value} ->> 'component')`, f.component, p));
+  return and(parts);
+}
+
+/** A list of components by the components it holds: their aliases as a list of strings. */
+function componentListSql(list: string, f: ComponentListFieldFilter, p: SqlParams): string {
+  return has(f.component) ? listFilterSql(f.component, idListSource(`jsonb_path_query_array(${list}, '$[*].component')`), p) : 'TRUE';
+}
 
 /** The jsonb value of a field (in the query's locale, see `fieldValueSql`), and its text form. */
 export const jsonOf = (e: string, f: FieldDefinition, locale: LocaleChain) => fieldValueSql(e, f, locale, 'json');
@@ -213,6 +234,8 @@ export function fieldFilterSql(model: ModelDefinition, field: FieldDefinition, i
         : idSetSql(textOf(e, field, env.locale), input as IdSetFilter, p);
     case 'richcontent':
       return richContentFilterSql(jsonOf(e, field, env.locale), input as RichContentFieldFilter, p);
+    case 'component':
+      return list ? componentListSql(jsonOf(e, field, env.locale), input as ComponentListFieldFilter, p) : componentSql(jsonOf(e, field, env.locale), input as ComponentFieldFilter, p);
     default:
       // json and location have no filter input in the schema.
       return 'TRUE';

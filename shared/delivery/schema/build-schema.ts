@@ -5,6 +5,7 @@ import type { DeliveryContext } from '../delivery-context.js';
 import type { DeliveredEntryRow } from '../entry-row.js';
 import { CmsAsset, CmsMedia, MediaType } from './asset-types.js';
 import { cmsRootFields } from './cms-roots.js';
+import { ComponentTypes } from './component-types.js';
 import { collectionType, pageArgsConfig } from './collection.js';
 import { CmsEntry, CmsEntryCollection, entryBaseFields } from './entry-interface.js';
 import { entryCollection, entryById, type CollectionArgs } from './entry-collections.js';
@@ -25,14 +26,15 @@ const CONTINUATION_TOKEN_ARG = {
 const SEARCH_ARG = {
   type: GraphQLString,
   description:
-    "Words to find in the entries' text fields (text, richtext, tag) as read in `locale` (else the default locale), stemmed for its language where Postgres knows it (`en-…` english, `de-…` german, …; otherwise words as they are). Web-search syntax: words must all match, `\"a phrase\"`, `or`, `-word`. Combines with `where` and paging; without `order`, the most relevant first (`order: {system: {relevance: DESC}}`).",
+    "Words to find in the entries' text fields (text, richtext, tag, and those inside components) as read in `locale` (else the default locale), stemmed for its language where Postgres knows it (`en-…` english, `de-…` german, …; otherwise words as they are). Web-search syntax: words must all match, `\"a phrase\"`, `or`, `-word`. Combines with `where` and paging; without `order`, the most relevant first (`order: {system: {relevance: DESC}}`).",
 };
 
 /**
  * The organization's schema, generated from its models: per model `<Type>`,
  * `<Type>Collection`, `<Type>Filter`, `<Type>Order`, `<Type>Relations` and the root fields
  * `<alias>(id)` / `<alias>Collection(...)`; plus the generic `entry` / `entryCollection` and
- * the built-in `cms…` roots. Pure: no I/O.
+ * the built-in `cms…` roots; per component (read from the models that use components) an object
+ * type, and unions for fields that allow several. Pure: no I/O.
  */
 export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocales | null = null): GraphQLSchema {
   // an organization without locales gets the schema it had before locales existed
@@ -47,10 +49,14 @@ export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocal
   const entryFilter = entryFilterType(models, filterOf);
   const relationsIface = entryRelationsInterface(entryFilter);
 
+  // every model with component fields carries the org's components (see model-repository.ts)
+  const componentDefs = new Map(models.flatMap((m) => Object.values(m.components ?? {})).map((c) => [c.alias, c]));
+  const components = new ComponentTypes(componentDefs, () => reg);
   const reg: ModelTypeRegistry & { filter: typeof filterOf; order: typeof orderOf } = {
     models: byAlias,
     object: (alias) => objects.get(alias) as GraphQLObjectType,
     collection: (alias) => collections.get(alias) as GraphQLObjectType,
+    componentType: (owner, f) => components.fieldType(owner, f),
     filter: filterOf,
     order: orderOf,
   };
@@ -109,7 +115,7 @@ export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocal
 
   const schema = new GraphQLSchema({
     query,
-    types: [...objects.values(), DateTimeScalar, JsonScalar, DecimalScalar, LongScalar, CmsAsset, CmsMedia, MediaType, relationsIface],
+    types: [...objects.values(), ...[...componentDefs.keys()].map((a) => components.object(a)), DateTimeScalar, JsonScalar, DecimalScalar, LongScalar, CmsAsset, CmsMedia, MediaType, relationsIface],
   });
   return locales ? withLocales(schema, locales) : schema;
 }

@@ -100,6 +100,23 @@ export const CmsStringFilter = filter(
   'All string operators are case-insensitive.',
 );
 
+export const CmsComponentFieldFilter = filter(
+  'CmsComponentFieldFilter',
+  () => ({
+    exists: { type: GraphQLBoolean },
+    component: { type: CmsIdFilter, description: 'Alias of the component the value is (e.g. `{eq: "hero"}`).' },
+  }),
+  'Which component a component field holds; the values inside are not filterable.',
+);
+
+export const CmsComponentListFieldFilter = filter(
+  'CmsComponentListFieldFilter',
+  () => ({
+    component: { type: CmsStringListFilter, description: 'Aliases of the components in the list: `all`, `some` or `none` of these.' },
+  }),
+  'Which components a list of components holds; the values inside are not filterable.',
+);
+
 export const CmsReferenceFieldFilter = filter('CmsReferenceFieldFilter', () => ({
   exists: { type: GraphQLBoolean },
   entryId: { type: CmsStringFilter },

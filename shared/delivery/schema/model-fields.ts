@@ -9,7 +9,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
 } from 'graphql';
-import type { FieldDefinition, ModelDefinition } from '../../content/model-types.js';
+import { typeNameOf, type FieldDefinition, type ModelDefinition } from '../../content/model-types.js';
 import type { RichDoc } from '../../content/rich-content.js';
 import type { AssetRow, AuthorRow, SectionRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
@@ -17,7 +17,7 @@ import type { DeliveredEntryRow } from '../entry-row.js';
 import { entriesFromField } from '../relation-loads.js';
 import { CmsMedia } from './asset-types.js';
 import { CmsAuthor, CmsSection } from './cms-types.js';
-import { pageArgsConfig, pageOf, type PageArgs } from './collection.js';
+import { pageArgsConfig, pageOf, sliceCollection, type PageArgs } from './collection.js';
 import { CmsEntry, CmsEntryCollection, CmsLocation } from './entry-interface.js';
 import { readShape } from './read-shape.js';
 import { CmsContentBlock, CmsRichContent, type RichContentValue } from './rich-types.js';
@@ -29,6 +29,8 @@ export interface ModelTypeRegistry {
   models: ReadonlyMap<string, ModelDefinition>;
   object(alias: string): GraphQLObjectType;
   collection(alias: string): GraphQLObjectType;
+  /** The type of a component field of `owner` (a type name): its component's type, or a union of its components'. */
+  componentType(owner: string, f: FieldDefinition): GraphQLOutputType;
 }
 
 type Field = GraphQLFieldConfig<DeliveredEntryRow, DeliveryContext>;
@@ -59,9 +61,20 @@ function linked<T>(type: GraphQLOutputType, f: FieldDefinition, load: (ctx: Deli
   };
 }
 
-function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
+function referenceField(f: FieldDefinition, reg: ModelTypeRegistry, nested: boolean): Field {
   const only = f.allowedModels.length === 1 && reg.models.has(f.allowedModels[0]) ? f.allowedModels[0] : null;
   const allowed = (row: DeliveredEntryRow | null) => (row && (f.allowedModels.length === 0 || f.allowedModels.includes(row.model_alias)) ? row : null);
+  if (f.valueType === 'list' && nested) {
+    // inside a component value there is no edge key to page by: the ids are the value's own, read by one batched loader
+    return {
+      type: only ? reg.collection(only) : CmsEntryCollection,
+      args: pageArgsConfig,
+      resolve: async (row, args: PageArgs, ctx, info) => {
+        const rows = present(await ctx.loaders.entryShaped(readShape(info, 'items')).loadMany(idsOf(row, f)));
+        return sliceCollection(rows.filter((r) => allowed(r) !== null), pageOf(args));
+      },
+    };
+  }
   if (f.valueType === 'list') {
     return {
       type: only ? reg.collection(only) : CmsEntryCollection,
@@ -78,8 +91,11 @@ function referenceField(f: FieldDefinition, reg: ModelTypeRegistry): Field {
   };
 }
 
-/** The API's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`. */
-export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry): GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> {
+/**
+ * The API's field type mapping; rich content yields `<alias>` (deprecated) and `<alias>_v2`.
+ * `nested`: the fields of a component, resolved on `{fields: value}` (see `component-types.ts`).
+ */
+export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry, nested = false): GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> {
   const out: GraphQLFieldConfigMap<DeliveredEntryRow, DeliveryContext> = {};
   for (const f of model.fields) {
     switch (f.type) {
@@ -105,7 +121,7 @@ export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry
         out[f.alias] = { type: CmsLocation, resolve: (row) => valueOf(row, f) };
         break;
       case 'reference':
-        out[f.alias] = referenceField(f, reg);
+        out[f.alias] = referenceField(f, reg, nested);
         break;
       case 'media':
         out[f.alias] = linked<AssetRow>(CmsMedia, f, (ctx) => ctx.loaders.asset);
@@ -130,6 +146,16 @@ export function modelFieldConfigs(model: ModelDefinition, reg: ModelTypeRegistry
           },
         };
         break;
+      case 'component': {
+        const type = reg.componentType(typeNameOf(model.alias), f);
+        // a value stored before its component was taken off the field's list is not shown (its type is not in the union)
+        const allowed = (v: unknown) => typeof v === 'object' && v !== null && (f.components ?? []).includes((v as { component?: string }).component ?? '');
+        out[f.alias] =
+          f.valueType === 'list'
+            ? { type: new GraphQLList(new GraphQLNonNull(type)), resolve: (row) => (Array.isArray(valueOf(row, f)) ? (valueOf(row, f) as unknown[]).filter(allowed) : null) }
+            : { type, resolve: (row) => (allowed(valueOf(row, f)) ? valueOf(row, f) : null) };
+        break;
+      }
     }
     const rules = describeValidations(f.validations);
     if (rules) out[f.alias] = { ...out[f.alias], description: rules };

@@ -31,6 +31,8 @@ export function fieldFilterType(f: FieldDefinition): GraphQLInputType | null {
       return list ? I.CmsAuthorListFieldFilter : I.CmsAuthorFieldFilter;
     case 'richcontent':
       return I.CmsRichContentFieldFilter;
+    case 'component':
+      return list ? I.CmsComponentListFieldFilter : I.CmsComponentFieldFilter;
     default:
       return null;
   }
