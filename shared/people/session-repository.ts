@@ -46,7 +46,7 @@ const COLUMNS = 'id, org_id, method, user_agent, client_address, created_at, exp
 
 export async function createSession(
   tx: Queryable,
-  input: { personId: string; orgId: string; method: 'password'; userAgent?: string; clientAddress: string },
+  input: { personId: string; orgId: string; method: 'password' | 'sso'; userAgent?: string; clientAddress: string },
 ): Promise<SessionRecord & { token: string }> {
   const token = newSessionToken();
   const { rows } = await tx.query<SessionRow>(
