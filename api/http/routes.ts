@@ -26,6 +26,7 @@ import { webhookRoutes } from './webhooks/index.js';
 import { authRoutes } from './people/auth-routes.js';
 import { memberRoutes } from './people/member-routes.js';
 import { ssoRoutes } from './people/sso-routes.js';
+import { totpRoutes } from './people/totp-routes.js';
 import { auditRoutes } from './audit/index.js';
 
 // The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
@@ -57,6 +58,7 @@ export function jsonRoutes(services: Services): Router[] {
     authRoutes(services),
     memberRoutes(services),
     ssoRoutes(services),
+    totpRoutes(services),
     auditRoutes(services),
     allowedOriginRoutes(services),
     siteRoutes(services),

@@ -9,6 +9,7 @@ import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords
 import { createSession, revokeAllSessions, revokeSession, type SessionRecord } from './session-repository.js';
 import { csrfTokenOf } from './csrf.js';
 import { isSsoOnly } from './sso/sso-settings-repository.js';
+import { checkSecondFactor } from './second-factor-service.js';
 import type { MemberIdentity } from './session-repository.js';
 
 /** Members' flows: invitations, sign-in, sessions, password resets and roles. */
@@ -104,7 +105,7 @@ export interface SignedIn {
  */
 export async function signIn(
   services: Deps,
-  input: { email: string; password: string; organization?: string },
+  input: { email: string; password: string; organization?: string; code?: string },
   client: { address: string; userAgent?: string },
 ): Promise<SignedIn> {
   const addressKey = `sign-in-failures:${client.address}`;
@@ -124,6 +125,11 @@ export async function signIn(
     await failedFromAddress();
     throw wrongCredentials();
   }
+  // a missing or wrong second factor counts as a failed sign-in (the account's count is reset only below)
+  await checkSecondFactor(services.db, person, input.code).catch(async (err: unknown) => {
+    await failedFromAddress();
+    throw err;
+  });
   return services.db.transaction(async (tx) => {
     await tx.query('UPDATE people SET failed_sign_ins = 0, failed_since = NULL WHERE id = $1', [person.id]);
     const { rows } = await tx.query<{ org_id: string; slug: string; role: string }>(

@@ -1,4 +1,4 @@
-import { acceptInvitationInputSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, signInInputSchema } from '../../../shared/people/people-input.js';
+import { acceptInvitationInputSchema, secondFactorCodeSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, signInInputSchema } from '../../../shared/people/people-input.js';
 import { BUILT_IN_ROLES, customRoleInputSchema } from '../../../shared/people/roles.js';
 import { created201, ok200, pagingParameters, pathParam, pick, ref, zodBody, type OpenApiFragment } from '../openapi/common.js';
 
@@ -114,7 +114,9 @@ export const people: OpenApiFragment = {
     '/auth/sign-in': {
       post: {
         summary: 'Sign in with email and password: a session cookie (HttpOnly, SameSite=Lax, Secure behind TLS) and a session bearer',
-        description: 'At most 10 failed sign-ins per account within 15 minutes, and a limit per client address: past either, 429 with Retry-After.',
+        description:
+          'At most 10 failed sign-ins per account within 15 minutes, and a limit per client address: past either, 429 with Retry-After. ' +
+          'With a second factor, a missing or wrong `code` is 401 with the header Folio-Second-Factor: required | invalid (and counts as a failed sign-in).',
         ...publicAuth,
         requestBody: zodBody(signInInputSchema),
         responses: { 200: ok200(ref('SignedIn')), ...pick(400, 401, 403, 413, 429) },
@@ -131,6 +133,39 @@ export const people: OpenApiFragment = {
     },
     '/auth/sessions/{id}': {
       delete: { summary: 'Revoke one of your sessions (every instance within 5 s)', ...memberAuth, parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
+    },
+    '/auth/totp': {
+      get: {
+        summary: "Whether the member's second factor (TOTP) is on, and how many recovery codes are left",
+        ...memberAuth,
+        responses: { 200: ok200({ type: 'object', properties: { enabled: { type: 'boolean' }, recoveryCodesLeft: { type: 'integer' } } }), ...pick(401, 403, 429) },
+      },
+    },
+    '/auth/totp/enroll': {
+      post: {
+        summary: 'Start enrolling a second factor: a TOTP secret and its otpauth:// URL (on once confirmed)',
+        ...memberAuth,
+        responses: { 200: ok200({ type: 'object', properties: { secret: { type: 'string' }, otpauthUrl: { type: 'string' } } }), ...pick(401, 403, 409, 429) },
+      },
+    },
+    '/auth/totp/confirm': {
+      post: {
+        summary: 'Confirm enrollment with a first code: sign-in then asks for a code; answers ten one-time recovery codes',
+        ...memberAuth,
+        requestBody: zodBody(secondFactorCodeSchema),
+        responses: {
+          200: ok200({ type: 'object', properties: { enabled: { type: 'boolean' }, recoveryCodes: { type: 'array', items: { type: 'string' } } } }),
+          ...pick(400, 401, 403, 409, 413, 422, 429),
+        },
+      },
+    },
+    '/auth/totp/disable': {
+      post: {
+        summary: 'Turn the second factor off with a current code or a recovery code',
+        ...memberAuth,
+        requestBody: zodBody(secondFactorCodeSchema),
+        responses: { 200: ok200({ type: 'object' }), ...pick(400, 401, 403, 409, 413, 422, 429) },
+      },
     },
     '/auth/password-reset': {
       post: {
