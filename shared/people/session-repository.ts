@@ -128,6 +128,6 @@ export async function findActiveSession(db: Queryable, hash: Buffer): Promise<(T
     publishable: false,
     allowedOrigins: r.allowed_origins,
     delivery: { maxAge: r.cache_max_age, staleWhileRevalidate: r.cache_stale_while_revalidate, trustedDocuments: r.trusted_documents },
-    member: { id: r.person_id, email: r.email, name: r.name, role: r.role, rules, sessionId: r.id },
+    member: { id: r.person_id, email: r.email, name: r.name, role: r.role, rules, sessionId: r.id, credential: 'session' },
   };
 }
