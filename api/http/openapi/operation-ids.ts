@@ -13,6 +13,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /admin/v1/organizations/{id}': 'getOrganization',
   'DELETE /admin/v1/organizations/{id}': 'deleteOrganization',
   'POST /admin/v1/organizations/{id}/tokens': 'issueManageToken',
+  'GET /admin/v1/organizations/{id}/members': 'listOrganizationMembers',
   'POST /admin/v1/organizations/{id}/suspend': 'suspendOrganization',
   'POST /admin/v1/organizations/{id}/resume': 'resumeOrganization',
   'POST /management/v1/invitations': 'inviteMember',
