@@ -23,7 +23,7 @@ describe.skipIf(!hasChromium)('single sign-on through a real identity provider a
   let browser: Browser;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { SSO_ALLOW_HTTP_ISSUERS: 'true' } });
+    t = await startTestApp({ env: { SSO_ALLOW_HTTP_ISSUERS: 'true', SSO_ALLOW_PRIVATE_ISSUERS: 'true' } });
     org = await t.createOrg('SSO');
     idp = await startIdentityProvider(`${t.baseUrl}/auth/sso/callback`);
     const put = await t.json('/management/v1/sso', {

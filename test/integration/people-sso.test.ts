@@ -18,7 +18,7 @@ let idp: TestIdentityProvider;
 const PASSWORD = 'correct horse battery';
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SSO_ALLOW_HTTP_ISSUERS: 'true' } });
+  t = await startTestApp({ env: { SSO_ALLOW_HTTP_ISSUERS: 'true', SSO_ALLOW_PRIVATE_ISSUERS: 'true' } });
   org = await t.createOrg('SSO settings');
   idp = await startIdentityProvider(`${t.baseUrl}/auth/sso/callback`);
 });
@@ -122,6 +122,22 @@ describe('single sign-on settings', () => {
     expect(mine.body.result.allowedDomains).toEqual(['corp.test', 'sub.corp.test']);
     expect((await t.json('/management/v1/sso', { method: 'DELETE', token: other.manageToken })).status).toBe(200);
     expect((await t.json('/management/v1/sso', { token: org.manageToken })).status).toBe(200);
+  });
+});
+
+describe('where an issuer may be', () => {
+  it('not on loopback, private or link-local addresses unless SSO_ALLOW_PRIVATE_ISSUERS is set', async () => {
+    const guarded = await startTestApp({ env: { SSO_ALLOW_HTTP_ISSUERS: 'true' } });
+    try {
+      const o = await guarded.createOrg('Guarded');
+      for (const issuer of [idp.issuer, 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]:9']) {
+        const res = await guarded.json('/management/v1/sso', { method: 'PUT', token: o.manageToken, body: settings({ issuer }) });
+        expect([res.status, issuer]).toEqual([422, issuer]);
+        expect(res.body.errors[0]).toMatch(/could not be discovered: .*(loopback|linkLocal)/);
+      }
+    } finally {
+      await guarded.close();
+    }
   });
 });
 

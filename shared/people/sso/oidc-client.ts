@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import * as oidc from 'openid-client';
 import { unprocessable } from '../../errors/index.js';
+import { issuerFetch } from './issuer-fetch.js';
 import type { SsoSettings } from './sso-settings-repository.js';
 
 // The organization's issuer through `openid-client`: discovery (cached per settings version),
@@ -15,10 +16,32 @@ const configurations = new LRUCache<string, oidc.Configuration>({ max: 1000, ttl
 export interface IssuerOptions {
   /** Accept an `http:` issuer (development and tests). */
   allowHttp: boolean;
+  /** Accept issuers on loopback, private and other reserved addresses (an issuer on a private network). */
+  allowPrivate: boolean;
 }
 
+/** One guarded fetch per setting (each keeps its own connection pool). */
+const fetches = new Map<boolean, oidc.CustomFetch>();
+const fetchFor = (allowPrivate: boolean): oidc.CustomFetch => {
+  let f = fetches.get(allowPrivate);
+  if (!f) fetches.set(allowPrivate, (f = issuerFetch(allowPrivate)));
+  return f;
+};
+
+/** The deployment's issuer options. */
+export const issuerOptionsOf = (config: { ssoAllowHttpIssuers: boolean; ssoAllowPrivateIssuers: boolean }): IssuerOptions => ({
+  allowHttp: config.ssoAllowHttpIssuers,
+  allowPrivate: config.ssoAllowPrivateIssuers,
+});
+
+/** What went wrong, from an openid-client error: its own message is generic, its cause says which check or request failed. */
+export const failureReason = (err: unknown): string => {
+  const e = err as Error;
+  return e.cause instanceof Error ? e.cause.message : e.message;
+};
+
 /** Why `issuer` cannot be an issuer URL here, or null. */
-export function issuerProblem(issuer: string, options: IssuerOptions): string | null {
+export function issuerProblem(issuer: string, options: Pick<IssuerOptions, 'allowHttp'>): string | null {
   const url = new URL(issuer);
   if (url.protocol !== 'https:' && !(options.allowHttp && url.protocol === 'http:')) {
     return options.allowHttp ? 'issuer: an http(s) URL' : 'issuer: an https URL (SSO_ALLOW_HTTP_ISSUERS=true accepts http, for development)';
@@ -42,12 +65,14 @@ export async function issuerConfiguration(
     config = await oidc.discovery(new URL(settings.issuer), settings.clientId, undefined, oidc.ClientSecretBasic(settings.clientSecret), {
       timeout: TIMEOUT_SECONDS,
       execute: insecure ? [oidc.allowInsecureRequests] : [],
+      [oidc.customFetch]: fetchFor(options.allowPrivate),
     });
   } catch (err) {
     // the library's message names what failed (a status, a mismatched issuer); never the secret
-    throw unprocessable(`The issuer ${settings.issuer} could not be discovered: ${(err as Error).message}`);
+    throw unprocessable(`The issuer ${settings.issuer} could not be discovered: ${failureReason(err)}`);
   }
   config.timeout = TIMEOUT_SECONDS;
+  config[oidc.customFetch] = fetchFor(options.allowPrivate);
   configurations.set(key, config);
   return config;
 }

@@ -2,7 +2,7 @@ import { recordAudit } from '../../audit/record-audit.js';
 import { notFound, unprocessable } from '../../errors/index.js';
 import type { Services } from '../../services.js';
 import { resolveRole } from '../membership-repository.js';
-import { issuerConfiguration, issuerProblem } from './oidc-client.js';
+import { issuerConfiguration, issuerOptionsOf, issuerProblem } from './oidc-client.js';
 import type { SsoSettingsInput } from './sso-input.js';
 import { deleteSsoSettings, findSsoSettings, saveSsoSettings, type RoleMapping, type SsoSettings } from './sso-settings-repository.js';
 
@@ -62,7 +62,7 @@ function changesOf(before: SsoSettings | null, after: SsoSettings): Record<strin
  * sign-in later.
  */
 export async function putSsoSettings(services: Deps, orgId: string, input: SsoSettingsInput): Promise<SsoSettings> {
-  const problem = issuerProblem(input.issuer, { allowHttp: services.config.ssoAllowHttpIssuers });
+  const problem = issuerProblem(input.issuer, issuerOptionsOf(services.config));
   if (problem) throw unprocessable('The single sign-on settings are invalid.', [problem]);
   if (input.roleMappings.length > 0 && input.roleClaim === null) throw unprocessable('The single sign-on settings are invalid.', ['roleClaim: required with roleMappings']);
   const current = await findSsoSettings(services.db, orgId);
@@ -72,7 +72,7 @@ export async function putSsoSettings(services: Deps, orgId: string, input: SsoSe
   const roleMappings: RoleMapping[] = [];
   for (const [i, m] of input.roleMappings.entries()) roleMappings.push({ value: m.value, role: await grantableRole(services.db, orgId, m.role, `roleMappings.${i}.role`) });
   const issuer = input.issuer.replace(/\/+$/, '');
-  await issuerConfiguration({ orgId, issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() }, { allowHttp: services.config.ssoAllowHttpIssuers });
+  await issuerConfiguration({ orgId, issuer, clientId: input.clientId, clientSecret, updatedAt: new Date() }, issuerOptionsOf(services.config));
   return services.db.transaction(async (tx) => {
     const before = await findSsoSettings(tx, orgId, { forUpdate: true });
     const saved = await saveSsoSettings(tx, {

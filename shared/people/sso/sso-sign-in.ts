@@ -3,7 +3,7 @@ import { forbidden, notFound, unauthenticated } from '../../errors/index.js';
 import type { Services } from '../../services.js';
 import { addMembership, ensurePerson, normalizeEmail } from '../membership-repository.js';
 import { openSession, type SignedIn } from '../people-service.js';
-import { authorizationUrl, exchangeCode, issuerConfiguration, type Claims } from './oidc-client.js';
+import { authorizationUrl, exchangeCode, failureReason, issuerConfiguration, issuerOptionsOf, type Claims } from './oidc-client.js';
 import { PENDING_TTL_MS, type PendingCookie } from './pending-cookie.js';
 import { checkedReturnTo } from './return-to.js';
 import { findSsoSettings, type SsoSettings } from './sso-settings-repository.js';
@@ -25,7 +25,7 @@ async function settingsOfOrganization(db: Deps['db'], organization: string): Pro
 export async function startSsoSignIn(services: Deps, organization: string, returnTo: string | undefined): Promise<{ redirect: URL; pending: PendingCookie }> {
   const target = checkedReturnTo(returnTo, services.config.publicBaseUrl);
   const { orgId, settings } = await settingsOfOrganization(services.db, organization);
-  const config = await issuerConfiguration(settings, { allowHttp: services.config.ssoAllowHttpIssuers });
+  const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
   const { url, pending } = await authorizationUrl(config, ssoRedirectUri(services.config.publicBaseUrl));
   return { redirect: url, pending: { ...pending, orgId, returnTo: target, expiresAt: Date.now() + PENDING_TTL_MS } };
 }
@@ -70,15 +70,13 @@ export async function finishSsoSignIn(
 ): Promise<SignedIn & { returnTo: string }> {
   const settings = await findSsoSettings(services.db, pending.orgId);
   if (!settings) throw notFound('Single sign-on for this organization');
-  const config = await issuerConfiguration(settings, { allowHttp: services.config.ssoAllowHttpIssuers });
+  const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
   const callbackUrl = new URL(`${ssoRedirectUri(services.config.publicBaseUrl)}?${callbackQuery}`);
   let claims: Claims;
   try {
     claims = await exchangeCode(config, callbackUrl, pending);
   } catch (err) {
-    // openid-client's own message is generic; its cause says which check failed
-    const cause = (err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message;
-    throw unauthenticated(`The identity provider's answer could not be verified (${cause}); start the sign-in again.`);
+    throw unauthenticated(`The identity provider's answer could not be verified (${failureReason(err)}); start the sign-in again.`);
   }
   const email = allowedEmail(settings, claims);
   const mapped = mappedRole(settings, claims);
