@@ -104,11 +104,24 @@ describe.skipIf(!hasChromium)('single sign-on through a real identity provider a
     await context.close();
   });
 
-  it('gives the role the groups claim maps to', async () => {
-    const { context, page } = await signInThroughProvider('editor-bo@corp.test');
-    await page.waitForURL(`${t.baseUrl}/auth/me`);
-    expect((await bodyJson(page)).result).toMatchObject({ email: 'editor-bo@corp.test', role: 'editor' });
-    await context.close();
+  it('gives the role the groups claim maps to, and follows the mapping at later sign-ins', async () => {
+    const first = await signInThroughProvider('editor-bo@corp.test');
+    await first.page.waitForURL(`${t.baseUrl}/auth/me`);
+    expect((await bodyJson(first.page)).result).toMatchObject({ email: 'editor-bo@corp.test', role: 'editor' });
+    await first.context.close();
+
+    const remap = await t.json('/management/v1/sso', {
+      method: 'PUT',
+      token: org.manageToken,
+      body: { issuer: idp.issuer, clientId: idp.clientId, allowedDomains: ['corp.test'], defaultRole: 'viewer', roleClaim: 'groups', roleMappings: [{ value: 'folio-editors', role: 'author' }] },
+    });
+    expect(remap.status).toBe(200);
+    const second = await signInThroughProvider('editor-bo@corp.test');
+    await second.page.waitForURL(`${t.baseUrl}/auth/me`);
+    expect((await bodyJson(second.page)).result).toMatchObject({ email: 'editor-bo@corp.test', role: 'author' });
+    await second.context.close();
+    const audit = await t.json('/management/v1/audit-log?action=member.role_changed', { token: org.manageToken });
+    expect(audit.body.result[0]).toMatchObject({ actor: { name: 'editor-bo@corp.test' }, changes: { role: { before: 'editor', after: 'author' }, source: 'sso' } });
   });
 
   it('refuses an email outside the allowed domains with a page saying why, and makes no member', async () => {

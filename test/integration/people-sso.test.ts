@@ -181,6 +181,17 @@ describe('the start and the callback', () => {
     expect(await page.text()).toContain('Single sign-on for this organization not found.');
   });
 
+  it("refuses a suspended organization's sign-in with the suspension's reason", async () => {
+    expect((await t.json(`/admin/v1/organizations/${org.orgId}/suspend`, { token: t.adminToken, body: { reason: 'unpaid invoice' } })).status).toBe(200);
+    try {
+      const res = await start(`/auth/sso/${org.slug}/start`);
+      expect([res.status, (await res.json()).errors]).toEqual([403, ['This organization is suspended: unpaid invoice']]);
+    } finally {
+      expect((await t.json(`/admin/v1/organizations/${org.orgId}/resume`, { token: t.adminToken, method: 'POST' })).status).toBe(200);
+    }
+    expect((await start(`/auth/sso/${org.slug}/start`)).status).toBe(302);
+  });
+
   it('refuses a callback not started in this browser, with a forged cookie, or with another state', async () => {
     const bare = await start('/auth/sso/callback?code=abc&state=def');
     expect(bare.status).toBe(401);

@@ -57,7 +57,7 @@ export const sso: OpenApiFragment = {
           pathParam('organization', { type: 'string' }, "The organization's slug or id"),
           { name: 'returnTo', in: 'query', schema: { type: 'string' }, description: 'A path or URL of this deployment to land on once signed in (default /auth/me)' },
         ],
-        responses: { 302: redirect("To the issuer's authorization endpoint"), 400: refusal('returnTo is not of this deployment'), 404: refusal('No single sign-on for this organization'), 422: refusal('The issuer cannot be discovered') },
+        responses: { 302: redirect("To the issuer's authorization endpoint"), 400: refusal('returnTo is not of this deployment'), 403: refusal('The organization is suspended'), 404: refusal('No single sign-on for this organization'), 422: refusal('The issuer cannot be discovered') },
       },
     },
     '/auth/sso/callback': {
@@ -65,7 +65,7 @@ export const sso: OpenApiFragment = {
         summary: "The identity provider's redirect back: checks state, nonce and PKCE, creates the member just in time, opens a session",
         description: 'Sets the session cookies of POST /auth/sign-in and redirects to returnTo. An email outside the allowed domains is 403.',
         tags: ['auth'], 'x-scope': 'public', security: [],
-        responses: { 302: redirect('Signed in: to returnTo'), 401: refusal('Not started in this browser, expired, or not verified'), 403: refusal('The email is not allowed'), 404: refusal('No single sign-on any more'), 422: refusal('The issuer cannot be discovered') },
+        responses: { 302: redirect('Signed in: to returnTo'), 401: refusal('Not started in this browser, expired, or not verified'), 403: refusal('The email is not allowed, or the organization is suspended'), 404: refusal('No single sign-on any more'), 422: refusal('The issuer cannot be discovered') },
       },
     },
   },

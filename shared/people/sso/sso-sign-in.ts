@@ -1,6 +1,7 @@
 import { recordAudit } from '../../audit/record-audit.js';
 import { forbidden, notFound, unauthenticated } from '../../errors/index.js';
 import type { Services } from '../../services.js';
+import { assertNotSuspended } from '../../tenancy/suspensions.js';
 import { addMembership, ensurePerson, normalizeEmail } from '../membership-repository.js';
 import { openSession, type SignedIn } from '../people-service.js';
 import { authorizationUrl, exchangeCode, failureReason, issuerConfiguration, issuerOptionsOf, type Claims } from './oidc-client.js';
@@ -12,7 +13,7 @@ import { ssoRedirectUri } from './sso-settings-service.js';
 // Signing in through the organization's issuer: the start (a redirect with state, nonce and PKCE)
 // and the callback (the code exchanged and checked, the member created just in time, a session).
 
-type Deps = Pick<Services, 'db' | 'config' | 'secrets'>;
+type Deps = Pick<Services, 'db' | 'config' | 'secrets' | 'suspensions'>;
 
 async function settingsOfOrganization(db: Deps['db'], organization: string): Promise<{ orgId: string; slug: string; settings: SsoSettings }> {
   const { rows } = await db.query<{ id: string; slug: string }>('SELECT id, slug FROM organizations WHERE id = $1 OR slug = $1 LIMIT 1', [organization]);
@@ -25,6 +26,7 @@ async function settingsOfOrganization(db: Deps['db'], organization: string): Pro
 export async function startSsoSignIn(services: Deps, organization: string, returnTo: string | undefined): Promise<{ redirect: URL; pending: PendingCookie }> {
   const target = checkedReturnTo(returnTo, services.config.publicBaseUrl);
   const { orgId, settings } = await settingsOfOrganization(services.db, organization);
+  assertNotSuspended(services.suspensions, orgId);
   const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
   const { url, pending } = await authorizationUrl(config, ssoRedirectUri(services.config.publicBaseUrl));
   return { redirect: url, pending: { ...pending, orgId, returnTo: target, expiresAt: Date.now() + PENDING_TTL_MS } };
@@ -68,6 +70,7 @@ export async function finishSsoSignIn(
   callbackQuery: string,
   client: { address: string; userAgent?: string },
 ): Promise<SignedIn & { returnTo: string }> {
+  assertNotSuspended(services.suspensions, pending.orgId);
   const settings = await findSsoSettings(services.db, pending.orgId);
   if (!settings) throw notFound('Single sign-on for this organization');
   const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
