@@ -45,7 +45,7 @@ describe('personal access tokens', () => {
     expect(created.status).toBe(201);
     const pat = created.body.result.token as string;
     expect(pat).toMatch(/^folio_/);
-    expect((await t.json('/auth/me', { token: pat })).body.result).toMatchObject({ email: m.email, role: 'author' });
+    expect((await t.json('/auth/me', { token: pat })).body.result).toMatchObject({ email: m.email, role: 'author', credential: 'personal-token', secondFactor: false });
 
     expect((await putEntry(pat, 'pat-1')).status).toBe(201);
     expect((await publish(pat, 'pat-1')).status).toBe(403);

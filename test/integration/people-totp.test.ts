@@ -68,6 +68,7 @@ describe('TOTP second factor', () => {
     expect(confirmed.body.result.recoveryCodes).toHaveLength(10);
     expect(new Set(confirmed.body.result.recoveryCodes).size).toBe(10);
     expect((await t.json('/auth/totp', { token: m.token })).body.result).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await t.json('/auth/me', { token: m.token })).body.result).toMatchObject({ secondFactor: true, credential: 'session' });
     expect((await t.json('/auth/totp/enroll', { method: 'POST', token: m.token })).status).toBe(409);
   });
 
