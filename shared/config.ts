@@ -77,6 +77,8 @@ const envSchema = z.object({
   IMPORT_BODY_LIMIT_BYTES: intFrom(256 * 1_048_576, 1024),
   TOKEN_CACHE_TTL_MS: intFrom(5000, 0, 5000),
   SMTP_URL: optionalString,
+  SSO_ALLOW_HTTP_ISSUERS: boolFrom(false),
+  SSO_ALLOW_PRIVATE_ISSUERS: boolFrom(false),
   MAIL_FROM: optionalString,
   SHUTDOWN_TIMEOUT_MS: intFrom(25_000, 0),
   SHUTDOWN_READINESS_DELAY_MS: intFrom(5000, 0, 600_000),
@@ -153,6 +155,10 @@ export interface Config {
   tokenCacheTtlMs: number;
   /** Outgoing mail (invitations, password resets): an smtp:// or smtps:// URL; unset, no mail is sent. */
   smtpUrl?: string;
+  /** Accept `http:` OpenID issuers (development and tests); production issuers are https only. */
+  ssoAllowHttpIssuers: boolean;
+  /** Accept OpenID issuers on loopback, private and link-local addresses (an issuer inside the network). */
+  ssoAllowPrivateIssuers: boolean;
   /** The From of Folio's mail. */
   mailFrom: string;
   shutdownTimeoutMs: number;
@@ -249,6 +255,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     smtpUrl: e.SMTP_URL,
+    ssoAllowHttpIssuers: e.SSO_ALLOW_HTTP_ISSUERS,
+    ssoAllowPrivateIssuers: e.SSO_ALLOW_PRIVATE_ISSUERS,
     mailFrom: e.MAIL_FROM ?? 'Folio <folio@localhost>',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownReadinessDelayMs: e.SHUTDOWN_READINESS_DELAY_MS,

@@ -7,7 +7,7 @@ import { admitToken, credentialOf } from '../../shared/tenancy/authenticate.js';
 import type { RequestState } from './request-state.js';
 import type { SchemaCache } from './schema-cache.js';
 import { modelViewOf } from '../../shared/people/model-view.js';
-import { policyActorOf } from '../../shared/people/policy.js';
+import { hasRole, policyActorOf } from '../../shared/people/policy.js';
 
 /** A request's tenant: who asks, with which schema, and the rate-limit headers of its answer. */
 export interface ResolvedTenant {
@@ -61,8 +61,8 @@ export async function resolveTenant(
   if (!scope) throw authError('FORBIDDEN', 'This token lacks the "delivery" or "preview" scope.', rateHeaders);
   const whole = await cache.get(identity.orgId);
   if (!whole) throw authError('UNAUTHENTICATED', 'The organization of this token no longer exists.');
-  // a member whose role hides fields or models reads the schema as the role sees it
-  const view = identity.member ? modelViewOf(policyActorOf(identity)) : null;
+  // a member (or a token with a role) whose role hides fields or models reads the schema as the role sees it
+  const view = hasRole(identity) ? modelViewOf(policyActorOf(identity)) : null;
   const org = view ? cache.view(whole, view) : whole;
   return { state: { identity, scope, org, requestId }, rateHeaders, tokenInUrl: credential.inUrl };
 }

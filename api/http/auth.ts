@@ -9,7 +9,7 @@ import type { Scope } from '../../shared/tenancy/scopes.js';
 import { admitToken, bearerTokenOf, type Admitted } from '../../shared/tenancy/authenticate.js';
 import { isCsrfTokenOf } from '../../shared/people/csrf.js';
 import { changedNamesOf } from '../../shared/audit/audit-actor.js';
-import { authorize, policyActorOf } from '../../shared/people/policy.js';
+import { authorize, hasRole, policyActorOf } from '../../shared/people/policy.js';
 import { authorizeRequest, shapesReads } from '../../shared/people/request-policy.js';
 import { shapeEntryResult } from '../../shared/people/read-shaping.js';
 import type { SettingsArea } from '../../shared/people/roles.js';
@@ -159,8 +159,8 @@ export function requireScope(scope: Scope): RequestHandler {
     authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
       if (err) return next(err);
       if (!req.tenant!.scopes.includes(scope)) return next(forbidden(`This token lacks the "${scope}" scope.`));
-      if (!req.tenant!.member) return next();
-      // a member: the one policy decides this request, and shapes the entries it answers
+      if (!hasRole(req.tenant!)) return next();
+      // a member or a token with a role: the one policy decides this request, and shapes the entries it answers
       authenticatorOf(req).enforceRole(req, res).then(() => next(), next);
     });
   };
@@ -185,11 +185,23 @@ export function requireArea(area: SettingsArea): RequestHandler {
   };
 }
 
-/** Routes of a member's own account (`/auth/me`, sessions): a session, by bearer or cookie; 403 for API tokens. */
+/** Routes of a member (`/auth/me`): a session, by bearer or cookie, or a personal access token; 403 for API tokens. */
 export const requireMember: RequestHandler = (req, res, next) => {
   authenticatorOf(req).authenticate(req, res, (err?: unknown) => {
     if (err) return next(err);
     if (!req.tenant!.member) return next(forbidden("This route is a member's: sign in (POST /auth/sign-in) and use the session, not an API token."));
+    next();
+  });
+};
+
+/**
+ * Routes managing a member's account (sessions, second factor, personal access tokens): a session
+ * only, so a leaked personal access token cannot make more of itself or turn the factor off.
+ */
+export const requireSession: RequestHandler = (req, res, next) => {
+  requireMember(req, res, (err?: unknown) => {
+    if (err) return next(err);
+    if (req.tenant!.member!.credential !== 'session') return next(forbidden('This route needs a signed-in session (POST /auth/sign-in), not a personal access token.'));
     next();
   });
 };

@@ -25,6 +25,9 @@ import { tokenRoutes } from './platform/tokens.js';
 import { webhookRoutes } from './webhooks/index.js';
 import { authRoutes } from './people/auth-routes.js';
 import { memberRoutes } from './people/member-routes.js';
+import { ssoRoutes } from './people/sso-routes.js';
+import { totpRoutes } from './people/totp-routes.js';
+import { personalTokenRoutes } from './people/personal-token-routes.js';
 import { auditRoutes } from './audit/index.js';
 
 // The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
@@ -55,6 +58,9 @@ export function jsonRoutes(services: Services): Router[] {
     tokenRoutes(services),
     authRoutes(services),
     memberRoutes(services),
+    ssoRoutes(services),
+    totpRoutes(services),
+    personalTokenRoutes(services),
     auditRoutes(services),
     allowedOriginRoutes(services),
     siteRoutes(services),

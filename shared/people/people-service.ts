@@ -1,3 +1,4 @@
+import type { Queryable } from '../adapters/db/index.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { forbidden, rateLimited, unauthenticated } from '../errors/index.js';
 import type { Services } from '../services.js';
@@ -7,6 +8,8 @@ import { createInvitation, createPasswordReset, INVITATION_TTL_MS, takeInvitatio
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords.js';
 import { createSession, revokeAllSessions, revokeSession, type SessionRecord } from './session-repository.js';
 import { csrfTokenOf } from './csrf.js';
+import { isSsoOnly } from './sso/sso-settings-repository.js';
+import { checkSecondFactor } from './second-factor-service.js';
 import type { MemberIdentity } from './session-repository.js';
 
 /** Members' flows: invitations, sign-in, sessions, password resets and roles. */
@@ -102,7 +105,7 @@ export interface SignedIn {
  */
 export async function signIn(
   services: Deps,
-  input: { email: string; password: string; organization?: string },
+  input: { email: string; password: string; organization?: string; code?: string },
   client: { address: string; userAgent?: string },
 ): Promise<SignedIn> {
   const addressKey = `sign-in-failures:${client.address}`;
@@ -122,26 +125,44 @@ export async function signIn(
     await failedFromAddress();
     throw wrongCredentials();
   }
+  // a missing or wrong second factor counts as a failed sign-in (the account's count is reset only below)
+  await checkSecondFactor(services.db, person, input.code).catch(async (err: unknown) => {
+    await failedFromAddress();
+    throw err;
+  });
   return services.db.transaction(async (tx) => {
     await tx.query('UPDATE people SET failed_sign_ins = 0, failed_since = NULL WHERE id = $1', [person.id]);
-    const { rows } = await tx.query<{ org_id: string; role: string }>(
-      `SELECT m.org_id, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+    const { rows } = await tx.query<{ org_id: string; slug: string; role: string }>(
+      `SELECT m.org_id, o.slug, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
        WHERE m.person_id = $1 AND ($2::text IS NULL OR o.id = $2 OR o.slug = $2) ORDER BY m.created_at LIMIT 1`,
       [person.id, input.organization ?? null],
     );
     if (!rows[0]) throw forbidden(input.organization ? 'You are not a member of this organization.' : 'You are not a member of any organization.');
-    const created = await createSession(tx, { personId: person.id, orgId: rows[0].org_id, method: 'password', userAgent: client.userAgent, clientAddress: client.address });
-    await recordAudit(tx, rows[0].org_id, [
-      { action: 'session.created', subject: { type: 'session', id: created.id }, actor: { type: 'member', id: person.id, name: person.email } },
-    ]);
-    const { token, ...session } = created;
-    return {
-      session,
-      token,
-      csrfToken: csrfTokenOf(services.secrets.signing, token),
-      member: { id: person.id, email: person.email, organizationId: rows[0].org_id, role: rows[0].role },
-    };
+    if (await isSsoOnly(tx, rows[0].org_id)) {
+      throw forbidden(`This organization signs in through single sign-on only: open /auth/sso/${rows[0].slug}/start in the browser.`);
+    }
+    return openSession(tx, services, { person, orgId: rows[0].org_id, role: rows[0].role, method: 'password', client });
   });
+}
+
+/** Opens a member's session (a password or a single sign-on sign-in), audited as theirs. */
+export async function openSession(
+  tx: Queryable,
+  services: Pick<Deps, 'secrets'>,
+  input: { person: { id: string; email: string }; orgId: string; role: string; method: 'password' | 'sso'; client: { address: string; userAgent?: string } },
+): Promise<SignedIn> {
+  const { person, orgId, method, client } = input;
+  const created = await createSession(tx, { personId: person.id, orgId, method, userAgent: client.userAgent, clientAddress: client.address });
+  await recordAudit(tx, orgId, [
+    { action: 'session.created', subject: { type: 'session', id: created.id }, changes: method === 'sso' ? { method } : null, actor: { type: 'member', id: person.id, name: person.email } },
+  ]);
+  const { token, ...session } = created;
+  return {
+    session,
+    token,
+    csrfToken: csrfTokenOf(services.secrets.signing, token),
+    member: { id: person.id, email: person.email, organizationId: orgId, role: input.role },
+  };
 }
 
 /** Revokes sessions on this instance at once and on the others through the bus (or within the TTL). */

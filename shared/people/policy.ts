@@ -1,6 +1,6 @@
 import { forbidden } from '../errors/index.js';
 import type { Scope } from '../tenancy/scopes.js';
-import { BUILT_IN_RULES, type AssetAction, type ModelAction, type ModelRules, type RoleRules, type SettingsArea } from './roles.js';
+import { ASSET_ACTIONS, BUILT_IN_RULES, MODEL_ACTIONS, type AssetAction, type ModelAction, type ModelRules, type RoleRules, type SettingsArea } from './roles.js';
 
 // The one policy: `can(actor, action, subject)` for every door (REST, GraphQL preview, import,
 // export, the CLI — which speaks REST). The repository layer still scopes every query by
@@ -117,7 +117,36 @@ export function withoutHidden<T extends { model?: string; fields?: Record<string
   };
 }
 
-/** The policy's view of an authenticated caller (a token, or a member's session). */
-export function policyActorOf(identity: { scopes: readonly Scope[]; member?: { id: string; rules: RoleRules } }): PolicyActor {
-  return identity.member ? { scopes: identity.scopes, rules: identity.member.rules, memberId: identity.member.id } : { scopes: identity.scopes };
+/** The policy's view of an authenticated caller (a token by its scopes or role, or a member). */
+export function policyActorOf(identity: { scopes: readonly Scope[]; tokenId?: string; member?: { id: string; rules: RoleRules }; rules?: RoleRules }): PolicyActor {
+  if (identity.member) return { scopes: identity.scopes, rules: identity.member.rules, memberId: identity.member.id };
+  // a token with a role: "own entries" are those the token saved (versions name it)
+  if (identity.rules) return { scopes: identity.scopes, rules: identity.rules, memberId: identity.tokenId };
+  return { scopes: identity.scopes };
+}
+
+/** Whether the policy narrows this caller (a member, or a token with a role) beyond its scopes. */
+export const hasRole = (identity: { member?: unknown; rules?: unknown }): boolean => identity.member !== undefined || identity.rules !== undefined;
+
+/**
+ * Whether `candidate` allows nothing `own` does not: every settings area, asset action, locale
+ * and model action of it is `own`'s too, and nothing `own` hides or keeps read-only is visible or
+ * writable in it. A member or a role token gives a new token no more than it has.
+ */
+export function rulesWithin(candidate: RoleRules, own: RoleRules): boolean {
+  if (!candidate.settings.every((a) => own.settings.includes(a))) return false;
+  if (ASSET_ACTIONS.some((a) => candidate.assets[a] && !own.assets[a])) return false;
+  if (own.locales !== null && (candidate.locales === null || !candidate.locales.every((l) => own.locales!.includes(l)))) return false;
+  for (const model of new Set(['*', ...Object.keys(candidate.models), ...Object.keys(own.models)])) {
+    const c = modelRules(candidate, model);
+    if (!c) continue;
+    const o = modelRules(own, model);
+    if (MODEL_ACTIONS.some((a) => c[a] && !o?.[a])) return false;
+    if (!o) continue;
+    const writes = c.update || c.publish || c.delete;
+    if (o.ownEntriesOnly && writes && !c.ownEntriesOnly) return false;
+    if (!o.hiddenFields.every((f) => c.hiddenFields.includes(f))) return false;
+    if (!o.readOnlyFields.every((f) => c.readOnlyFields.includes(f) || c.hiddenFields.includes(f))) return false;
+  }
+  return true;
 }

@@ -25,6 +25,7 @@ const AREA_ALWAYS: Array<[RegExp, SettingsArea]> = [
   [/^(webhooks|purge-targets)(\/|$)/, 'webhooks'],
   [/^(members|invitations|roles|audit-log)(\/|$)/, 'members'],
   [/^(analytics-settings|sites|projects|ingest)(\/|$)/, 'analytics'],
+  [/^sso(\/|$)/, 'sso'],
 ];
 /** Prefixes whose reads anyone may do, and whose writes need the area. */
 const AREA_WRITES: Array<[RegExp, SettingsArea]> = [

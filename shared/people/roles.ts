@@ -10,8 +10,8 @@ export const MODEL_ACTIONS = ['read', 'create', 'update', 'publish', 'delete'] a
 export type ModelAction = (typeof MODEL_ACTIONS)[number];
 export const ASSET_ACTIONS = ['upload', 'edit', 'delete'] as const;
 export type AssetAction = (typeof ASSET_ACTIONS)[number];
-/** Settings areas: who may change models, tokens, webhooks, members (and roles), and read analytics. */
-export const SETTINGS_AREAS = ['models', 'tokens', 'webhooks', 'members', 'analytics'] as const;
+/** Settings areas: who may change models, tokens, webhooks, members (and roles), single sign-on, and read analytics. */
+export const SETTINGS_AREAS = ['models', 'tokens', 'webhooks', 'members', 'analytics', 'sso'] as const;
 export type SettingsArea = (typeof SETTINGS_AREAS)[number];
 
 const fieldAlias = z.string().min(1).max(64);
@@ -64,7 +64,7 @@ export const NO_RIGHTS: RoleRules = { models: {}, locales: null, assets: NO_ASSE
 export const BUILT_IN_RULES: Record<BuiltInRole, RoleRules> = {
   owner: { models: ALL_CONTENT, locales: null, assets: ALL_ASSETS, settings: [...SETTINGS_AREAS] },
   admin: { models: ALL_CONTENT, locales: null, assets: ALL_ASSETS, settings: [...SETTINGS_AREAS] },
-  developer: { models: models({ read: true }), locales: null, assets: NO_ASSETS, settings: ['models', 'tokens', 'webhooks', 'analytics'] },
+  developer: { models: models({ read: true }), locales: null, assets: NO_ASSETS, settings: ['models', 'tokens', 'webhooks', 'analytics', 'sso'] },
   editor: { models: ALL_CONTENT, locales: null, assets: ALL_ASSETS, settings: [] },
   author: { models: models({ read: true, create: true, update: true }), locales: null, assets: { upload: true, edit: true, delete: false }, settings: [] },
   viewer: { models: models({ read: true }), locales: null, assets: NO_ASSETS, settings: [] },

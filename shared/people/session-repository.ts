@@ -47,7 +47,7 @@ const COLUMNS = 'id, org_id, method, user_agent, client_address, created_at, exp
 
 export async function createSession(
   tx: Queryable,
-  input: { personId: string; orgId: string; method: 'password'; userAgent?: string; clientAddress: string },
+  input: { personId: string; orgId: string; method: 'password' | 'sso'; userAgent?: string; clientAddress: string },
 ): Promise<SessionRecord & { token: string }> {
   const token = newSessionToken();
   const { rows } = await tx.query<SessionRow>(
@@ -126,6 +126,6 @@ export async function findActiveSession(db: Queryable, hash: Buffer): Promise<(T
     publishable: false,
     allowedOrigins: r.allowed_origins,
     delivery: deliverySettingsOf(r),
-    member: { id: r.person_id, email: r.email, name: r.name, role: r.role, rules, sessionId: r.id },
+    member: { id: r.person_id, email: r.email, name: r.name, role: r.role, rules, sessionId: r.id, credential: 'session' },
   };
 }

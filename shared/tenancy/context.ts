@@ -1,6 +1,7 @@
 import type { PublishableImageLimits } from '../assets/publishable-image-limits.js';
 import type { MemberIdentity } from '../people/member-identity.js';
 import type { Scope } from './scopes.js';
+import type { RoleRules } from '../people/roles.js';
 
 /** Who is calling: resolved once from the bearer token by the auth middleware. */
 export interface TokenIdentity {
@@ -14,8 +15,11 @@ export interface TokenIdentity {
   allowedOrigins: string[] | null;
   /** The organization's delivery settings: HTTP caching of GraphQL GETs, trusted documents. */
   delivery: DeliverySettings;
-  /** A member signed in (a session, whose id is `tokenId`), acting under their role; absent for API tokens. */
+  /** A member signed in (a session, whose id is `tokenId`, or a personal access token), acting under their role; absent for API tokens. */
   member?: MemberIdentity;
+  /** An API token that carries a role: its name and rules (the policy's); absent for scope tokens. */
+  role?: string;
+  rules?: RoleRules;
 }
 
 export interface DeliverySettings {

@@ -4,10 +4,11 @@ import { conflict, notFound } from '../errors/index.js';
 import { findDeletion, type DeletionStatus } from './organization-deletion.js';
 import { findOrganization, setSuspended, type Organization } from './organization-repository.js';
 import type { Suspensions } from './suspensions.js';
+import { listMembers, type Member } from '../people/membership-repository.js';
 import { createToken, type TokenRecord } from './token-repository.js';
 
 // The platform operator's actions on one organization (`/admin/v1/organizations/{id}/…`):
-// recovering access with a new manage token, suspending and resuming.
+// recovering access with a new manage token, listing its members, suspending and resuming.
 
 /** A new `manage` token for an existing organization: how a lost one is recovered. 404 unknown, 409 while deleting. */
 export async function issueManageToken(db: Db, orgId: string, input: { name: string; expiresAt?: Date }): Promise<TokenRecord & { token: string }> {
@@ -17,6 +18,12 @@ export async function issueManageToken(db: Db, orgId: string, input: { name: str
     if (org.status === 'deleting') throw conflict('This organization is being deleted.');
     return createToken(tx, orgId, { name: input.name, scopes: ['manage'], expiresAt: input.expiresAt });
   });
+}
+
+/** The organization's members, paged, for the operator (404 for an unknown organization; a suspended one still answers). */
+export async function organizationMembers(db: Db, orgId: string, page: { offset: number; limit: number }): Promise<{ items: Member[]; total: number }> {
+  if (!(await findOrganization(db, orgId))) throw notFound('Organization');
+  return listMembers(db, orgId, page);
 }
 
 /**

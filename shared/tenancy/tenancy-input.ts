@@ -19,7 +19,7 @@ const MAX_TOKEN_LIFETIME_MS = 366 * 86_400_000;
 const MAX_OVERLAP_SECONDS = 30 * 86_400;
 
 /** An expiry: an RFC 3339 date-time with its offset, in the future, within a year. */
-const expiresAtSchema = z.iso
+export const expiresAtSchema = z.iso
   .datetime({ offset: true, message: 'an RFC 3339 date-time with an offset, e.g. 2030-01-01T00:00:00Z' })
   .transform((s) => new Date(s))
   .refine((d) => d.getTime() > Date.now(), 'must be in the future')
@@ -28,7 +28,14 @@ const expiresAtSchema = z.iso
 export const tokenInputSchema = z
   .object({
     name: z.string().trim().min(1).max(200),
-    scopes: z.array(z.enum(SCOPES)).min(1).transform((s) => [...new Set(s)]),
+    /** What the token may do, by scope; or give `role` instead. */
+    scopes: z
+      .array(z.enum(SCOPES))
+      .min(1)
+      .transform((s) => [...new Set(s)])
+      .optional(),
+    /** A role the token acts under instead of scopes: a built-in role (not owner) or a custom role (its name or custom:<id>). */
+    role: z.string().trim().min(1).max(100).optional(),
     /**
      * A publishable key (`folio_pk_…`): published content only, safe in a web page and in the
      * query string of GET /graphql (`access_token`), so a CDN caches one URL for every visitor.
@@ -37,12 +44,21 @@ export const tokenInputSchema = z
     /** After this the token answers 401 saying it expired; absent: it never expires. */
     expiresAt: expiresAtSchema.optional(),
   })
-  .refine((t) => !t.publishable || (t.scopes.length === 1 && t.scopes[0] === 'delivery'), {
+  .refine((t) => (t.scopes === undefined) !== (t.role === undefined), {
+    message: 'give either scopes or a role',
+    path: ['scopes'],
+  })
+  .refine((t) => !t.publishable || (t.scopes?.length === 1 && t.scopes[0] === 'delivery'), {
     message: 'a publishable key has the "delivery" scope and no other',
     path: ['scopes'],
   });
 
-/** `POST /management/v1/tokens/{id}/rotate`: a new token; the old one works until the overlap ends. */
+/** `POST /auth/tokens`: a member's personal access token, which must expire. */
+export const personalTokenInputSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  expiresAt: expiresAtSchema.describe('Required: an RFC 3339 date-time, in the future, at most a year from now'),
+});
+
 export const tokenRotationInputSchema = z.strictObject({
   /** How long the old token keeps working, in seconds (0: it stops at once). @default 3600 */
   overlapSeconds: z.number().int().min(0).max(MAX_OVERLAP_SECONDS).default(3600),

@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import type { TokenIdentity } from './context.js';
 import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
 import type { Scope } from './scopes.js';
+import { BUILT_IN_RULES, isBuiltInRole, NO_RIGHTS, scopesOfRules, type RoleRules } from '../people/roles.js';
 import { generateToken, hashToken } from './token-format.js';
 
 export interface TokenRecord {
@@ -19,6 +20,10 @@ export interface TokenRecord {
   expiresAt: Date | null;
   /** The token a rotation issued in its place. */
   replacedBy: string | null;
+  /** The role the token acts under (then `scopes` is empty), or null: its scopes decide. */
+  role: string | null;
+  /** A member's personal access token: the person it acts as, under their membership's role. */
+  personId: string | null;
 }
 
 interface TokenRow {
@@ -31,9 +36,11 @@ interface TokenRow {
   last_used_at: Date | null;
   expires_at: Date | null;
   replaced_by: string | null;
+  role: string | null;
+  person_id: string | null;
 }
 
-const COLUMNS = 'id, name, scopes, publishable, created_at, revoked_at, last_used_at, expires_at, replaced_by';
+const COLUMNS = 'id, name, scopes, publishable, created_at, revoked_at, last_used_at, expires_at, replaced_by, role, person_id';
 
 const toRecord = (r: TokenRow): TokenRecord => ({
   id: r.id,
@@ -45,19 +52,21 @@ const toRecord = (r: TokenRow): TokenRecord => ({
   lastUsedAt: r.last_used_at,
   expiresAt: r.expires_at,
   replacedBy: r.replaced_by,
+  role: r.role,
+  personId: r.person_id,
 });
 
 /** Creates a token; the plain value is returned here once and never stored. */
 export async function createToken(
   db: Queryable,
   orgId: string,
-  input: { name: string; scopes: Scope[]; publishable?: boolean; expiresAt?: Date | null },
+  input: { name: string; scopes: Scope[]; publishable?: boolean; expiresAt?: Date | null; role?: string | null; personId?: string | null },
 ): Promise<TokenRecord & { token: string }> {
   const token = generateToken(input.publishable ? 'publishable' : 'secret');
   const { rows } = await db.query<TokenRow>(
-    `INSERT INTO tokens (id, org_id, name, scopes, hash, publishable, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO tokens (id, org_id, name, scopes, hash, publishable, expires_at, role, person_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING ${COLUMNS}`,
-    [newId(), orgId, input.name, input.scopes, hashToken(token), input.publishable === true, input.expiresAt ?? null],
+    [newId(), orgId, input.name, input.scopes, hashToken(token), input.publishable === true, input.expiresAt ?? null, input.role ?? null, input.personId ?? null],
   );
   return { ...toRecord(rows[0]), token };
 }
@@ -92,7 +101,11 @@ export interface FoundToken {
   replacedBy: string | null;
 }
 
-/** The unrevoked token of `hash`, expired or not, with its organization's settings. */
+/**
+ * The unrevoked token of `hash`, expired or not, with its organization's settings. A token with a
+ * role acts under the role's rules (its scopes derived from them); a personal access token acts
+ * as its member under the membership's role, and is not found once the membership is gone.
+ */
 export async function findActiveToken(db: Queryable, hash: Buffer): Promise<FoundToken | null> {
   const { rows } = await db.query<{
     id: string;
@@ -102,24 +115,43 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Foun
     publishable: boolean;
     expires_at: Date | null;
     replaced_by: string | null;
+    role: string | null;
+    person_id: string | null;
+    email: string | null;
+    person_name: string | null;
+    member_role: string | null;
+    custom_rules: RoleRules | null;
     allowed_origins: string[] | null;
   } & DeliverySettingsRow>(
-    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, o.allowed_origins, ${DELIVERY_SETTINGS_COLUMNS}
+    `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, t.role, t.person_id,
+            p.email, p.name AS person_name, m.role AS member_role, r.rules AS custom_rules,
+            o.allowed_origins, ${DELIVERY_SETTINGS_COLUMNS}
      FROM tokens t JOIN organizations o ON o.id = t.org_id
+     LEFT JOIN people p ON p.id = t.person_id
+     LEFT JOIN memberships m ON m.org_id = t.org_id AND m.person_id = t.person_id
+     LEFT JOIN roles r ON r.org_id = t.org_id AND 'custom:' || r.id = COALESCE(m.role, t.role)
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
   );
   const r = rows[0];
   if (!r) return null;
+  if (r.person_id !== null && r.member_role === null) return null;
+  const role = r.member_role ?? r.role;
+  const rules = role === null ? undefined : isBuiltInRole(role) ? BUILT_IN_RULES[role] : (r.custom_rules ?? NO_RIGHTS);
   return {
     identity: {
       tokenId: r.id,
       orgId: r.org_id,
       orgSlug: r.slug,
-      scopes: r.scopes,
+      scopes: rules ? scopesOfRules(rules) : r.scopes,
       publishable: r.publishable,
       allowedOrigins: r.allowed_origins,
       delivery: deliverySettingsOf(r),
+      ...(r.person_id !== null && rules
+        ? { member: { id: r.person_id, email: r.email!, name: r.person_name, role: role!, rules, sessionId: r.id, credential: 'personal-token' as const } }
+        : rules
+          ? { role: role!, rules }
+          : {}),
     },
     expiresAt: r.expires_at,
     replacedBy: r.replaced_by,
@@ -149,7 +181,7 @@ export async function rotateToken(
   if (old.replaced_by) throw conflict(`This token was already rotated (replaced by ${old.replaced_by}).`);
   const lifetimeMs = old.expires_at ? old.expires_at.getTime() - old.created_at.getTime() : null;
   const expiresAt = input.expiresAt ?? (lifetimeMs === null ? null : new Date(Date.now() + lifetimeMs));
-  const token = await createToken(db, orgId, { name: old.name, scopes: old.scopes, publishable: old.publishable, expiresAt });
+  const token = await createToken(db, orgId, { name: old.name, scopes: old.scopes, publishable: old.publishable, expiresAt, role: old.role, personId: old.person_id });
   const updated = await db.query<TokenRow & { hash: Buffer | Uint8Array }>(
     `UPDATE tokens SET replaced_by = $3,
        expires_at = least(coalesce(expires_at, 'infinity'), now() + make_interval(secs => $4::int))

@@ -11,6 +11,7 @@ import { organizationAdmin } from '../platform/organization-admin-openapi.js';
 import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
 import { people } from '../people/openapi.js';
+import { sso } from '../people/sso-openapi.js';
 import { audit } from '../audit/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
@@ -25,6 +26,7 @@ const fragments: OpenApiFragment[] = [
   webhooks,
   edge,
   people,
+  sso,
   audit,
 ];
 

@@ -6,7 +6,7 @@ import { listSessions } from '../../../shared/people/session-repository.js';
 import { describeMe } from '../../../shared/people/me.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
-import { requireMember, tenantOf } from '../auth.js';
+import { requireMember, requireSession, tenantOf } from '../auth.js';
 import { clearSessionCookies, setSessionCookies } from './session-cookie.js';
 
 /** `/auth/*`: accepting invitations, signing in and out, one's sessions, password resets. */
@@ -26,7 +26,7 @@ export function authRoutes(services: Services): Router {
     res.json(ok({ token: signed.token, csrfToken: signed.csrfToken, session: signed.session, member: signed.member }));
   });
 
-  r.post('/auth/sign-out', requireMember, async (req, res) => {
+  r.post('/auth/sign-out', requireSession, async (req, res) => {
     const member = memberOf(req);
     await endSession(services, member, member.sessionId, tenantOf(req).orgId);
     clearSessionCookies(req, res);
@@ -37,13 +37,13 @@ export function authRoutes(services: Services): Router {
     res.json(ok(await describeMe(services.db, tenantOf(req))));
   });
 
-  r.get('/auth/sessions', requireMember, async (req, res) => {
+  r.get('/auth/sessions', requireSession, async (req, res) => {
     const member = memberOf(req);
     const sessions = await listSessions(services.db, member.id);
     res.json(ok(sessions.map((s) => ({ ...s, current: s.id === member.sessionId }))));
   });
 
-  r.delete('/auth/sessions/:id', requireMember, async (req, res) => {
+  r.delete('/auth/sessions/:id', requireSession, async (req, res) => {
     await endSession(services, memberOf(req), String(req.params.id), tenantOf(req).orgId);
     res.json(ok({ id: req.params.id, revoked: true }));
   });

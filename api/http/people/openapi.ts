@@ -1,5 +1,6 @@
-import { acceptInvitationInputSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, signInInputSchema } from '../../../shared/people/people-input.js';
+import { acceptInvitationInputSchema, secondFactorCodeSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, signInInputSchema } from '../../../shared/people/people-input.js';
 import { BUILT_IN_ROLES, customRoleInputSchema } from '../../../shared/people/roles.js';
+import { personalTokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { created201, ok200, pagingParameters, pathParam, pick, ref, zodBody, type OpenApiFragment } from '../openapi/common.js';
 
 const dateTime = { type: 'string', format: 'date-time' };
@@ -8,6 +9,8 @@ const roleName = { type: 'string', description: `A built-in role (${BUILT_IN_ROL
 const publicAuth = { tags: ['auth'], 'x-scope': 'public' as const, security: [] };
 /** Member routes: a session, as "Authorization: Bearer folio_s_…" or the folio_session cookie (writes with X-CSRF-Token). */
 const memberAuth = { tags: ['auth'], 'x-scope': 'member' as const, security: [{ bearerAuth: [] }, { sessionCookie: [] }] };
+/** Account routes (sessions, second factor, personal tokens): a session only, not a personal access token. */
+const sessionAuth = { ...memberAuth, description: 'A signed-in session only: a personal access token is refused (403).' };
 
 export const people: OpenApiFragment = {
   securitySchemes: {
@@ -64,8 +67,22 @@ export const people: OpenApiFragment = {
         organization: { type: 'object', properties: { id: { type: 'string' }, slug: { type: 'string' } } },
         role: roleName,
         rules: { type: 'object', description: 'What the role allows (models, locales, assets, settings)' },
-        sessionId: { type: 'string' },
+        sessionId: { type: 'string', description: "The session's id (a personal access token's id when signed in with one)" },
+        credential: { type: 'string', enum: ['session', 'personal-token'] },
+        secondFactor: { type: 'boolean', description: 'Whether sign-in asks for a TOTP code' },
         memberships: { type: 'array', items: { type: 'object', properties: { organizationId: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' }, role: roleName } } },
+      },
+    },
+    PersonalToken: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        createdAt: dateTime,
+        revokedAt: nullableDateTime,
+        lastUsedAt: { ...nullableDateTime, description: 'Up to about a minute behind' },
+        expiresAt: dateTime,
+        token: { type: 'string', description: 'folio_… — in the answer of its creation only' },
       },
     },
     Role: {
@@ -114,23 +131,70 @@ export const people: OpenApiFragment = {
     '/auth/sign-in': {
       post: {
         summary: 'Sign in with email and password: a session cookie (HttpOnly, SameSite=Lax, Secure behind TLS) and a session bearer',
-        description: 'At most 10 failed sign-ins per account within 15 minutes, and a limit per client address: past either, 429 with Retry-After.',
+        description:
+          'At most 10 failed sign-ins per account within 15 minutes, and a limit per client address: past either, 429 with Retry-After. ' +
+          'With a second factor, a missing or wrong `code` is 401 with the header Folio-Second-Factor: required | invalid (and counts as a failed sign-in).',
         ...publicAuth,
         requestBody: zodBody(signInInputSchema),
         responses: { 200: ok200(ref('SignedIn')), ...pick(400, 401, 403, 413, 429) },
       },
     },
     '/auth/sign-out': {
-      post: { summary: 'End the current session (every instance within 5 s)', ...memberAuth, responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 429) } },
+      post: { summary: 'End the current session (every instance within 5 s)', ...sessionAuth, responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 429) } },
     },
     '/auth/me': {
       get: { summary: 'The signed-in member, role and memberships', ...memberAuth, responses: { 200: ok200(ref('Me')), ...pick(401, 403, 429) } },
     },
     '/auth/sessions': {
-      get: { summary: "The member's live sessions", ...memberAuth, responses: { 200: ok200({ type: 'array', items: ref('Session') }), ...pick(401, 403, 429) } },
+      get: { summary: "The member's live sessions", ...sessionAuth, responses: { 200: ok200({ type: 'array', items: ref('Session') }), ...pick(401, 403, 429) } },
     },
     '/auth/sessions/{id}': {
-      delete: { summary: 'Revoke one of your sessions (every instance within 5 s)', ...memberAuth, parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
+      delete: { summary: 'Revoke one of your sessions (every instance within 5 s)', ...sessionAuth, parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
+    },
+    '/auth/totp': {
+      get: {
+        summary: "Whether the member's second factor (TOTP) is on, and how many recovery codes are left",
+        ...sessionAuth,
+        responses: { 200: ok200({ type: 'object', properties: { enabled: { type: 'boolean' }, recoveryCodesLeft: { type: 'integer' } } }), ...pick(401, 403, 429) },
+      },
+    },
+    '/auth/totp/enroll': {
+      post: {
+        summary: 'Start enrolling a second factor: a TOTP secret and its otpauth:// URL (on once confirmed)',
+        ...sessionAuth,
+        responses: { 200: ok200({ type: 'object', properties: { secret: { type: 'string' }, otpauthUrl: { type: 'string' } } }), ...pick(401, 403, 409, 429) },
+      },
+    },
+    '/auth/totp/confirm': {
+      post: {
+        summary: 'Confirm enrollment with a first code: sign-in then asks for a code; answers ten one-time recovery codes',
+        ...sessionAuth,
+        requestBody: zodBody(secondFactorCodeSchema),
+        responses: {
+          200: ok200({ type: 'object', properties: { enabled: { type: 'boolean' }, recoveryCodes: { type: 'array', items: { type: 'string' } } } }),
+          ...pick(400, 401, 403, 409, 413, 422, 429),
+        },
+      },
+    },
+    '/auth/totp/disable': {
+      post: {
+        summary: 'Turn the second factor off with a current code or a recovery code',
+        ...sessionAuth,
+        requestBody: zodBody(secondFactorCodeSchema),
+        responses: { 200: ok200({ type: 'object' }), ...pick(400, 401, 403, 409, 413, 422, 429) },
+      },
+    },
+    '/auth/tokens': {
+      get: { summary: "The member's personal access tokens in this organization", ...sessionAuth, responses: { 200: ok200({ type: 'array', items: ref('PersonalToken') }), ...pick(401, 403, 429) } },
+      post: {
+        summary: 'Create a personal access token: it acts as you, with your role at the time of use, until it expires',
+        ...sessionAuth,
+        requestBody: zodBody(personalTokenInputSchema),
+        responses: { 201: created201(ref('PersonalToken')), ...pick(400, 401, 403, 413, 429) },
+      },
+    },
+    '/auth/tokens/{id}': {
+      delete: { summary: 'Revoke one of your personal access tokens (every instance within 5 s)', ...sessionAuth, parameters: [pathParam('id')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 429) } },
     },
     '/auth/password-reset': {
       post: {

@@ -35,6 +35,8 @@ export const platform: OpenApiFragment = {
         lastUsedAt: { type: ['string', 'null'], format: 'date-time', description: 'Recorded at most once a minute per token and instance, so up to about a minute behind' },
         expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'From then on the token answers 401 saying it expired; null: never' },
         replacedBy: { type: ['string', 'null'], description: 'The token a rotation issued in its place (this one then expires when the overlap ends)' },
+        role: { type: ['string', 'null'], description: 'The role the token acts under (built-in name or custom:<id>; its scopes are then empty), or null: its scopes decide' },
+        personId: { type: ['string', 'null'], description: "A member's personal access token: the member it acts as" },
       },
     },
     CreatedToken: { allOf: [ref('Token'), { type: 'object', properties: { token: { type: 'string', description: 'folio_… (folio_pk_… for a publishable key) — shown once' } } }] },
@@ -78,7 +80,7 @@ export const platform: OpenApiFragment = {
     },
     '/management/v1/tokens': {
       post: {
-        summary: 'Create a token (shown once)',
+        summary: 'Create a token (shown once), with scopes or with a role (never more rights than the creating member or role token has)',
         tags: ['management'], 'x-scope': 'manage',
         requestBody: zodBody(tokenInputSchema),
         responses: { 201: created201(ref('CreatedToken')), ...pick(400, 401, 403, 413, 429) },

@@ -1,5 +1,5 @@
 import { adminTokenInputSchema, suspensionInputSchema, tokenRotationInputSchema } from '../../../shared/tenancy/tenancy-input.js';
-import { created201, zodBody, ok200, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
+import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
 const removed = {
   type: ['object', 'null'],
@@ -76,6 +76,14 @@ export const organizationAdmin: OpenApiFragment = {
         parameters: [pathParam('id')],
         requestBody: zodBody(adminTokenInputSchema),
         responses: { 201: created201(ref('CreatedToken')), ...pick(400, 401, 404, 409, 413) },
+      },
+    },
+    '/admin/v1/organizations/{id}/members': {
+      get: {
+        summary: "An organization's members: email, role, how they joined (invitation or single sign-on)",
+        tags: ['admin'], 'x-scope': 'admin',
+        parameters: [pathParam('id'), ...pagingParameters],
+        responses: { 200: ok200({ type: 'array', items: ref('Member') }, true), ...pick(400, 401, 403, 404) },
       },
     },
     '/admin/v1/organizations/{id}/suspend': {

@@ -1,13 +1,14 @@
 import { Router } from 'express';
-import { ok } from '../../../shared/envelope.js';
+import { ok, resultInfo } from '../../../shared/envelope.js';
+import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { announceSuspension, changeSuspension, issueManageToken, organizationState } from '../../../shared/tenancy/organization-admin.js';
+import { announceSuspension, changeSuspension, issueManageToken, organizationMembers, organizationState } from '../../../shared/tenancy/organization-admin.js';
 import { enqueueDeletion, requestDeletion } from '../../../shared/tenancy/organization-deletion.js';
 import { adminTokenInputSchema, suspensionInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireAdmin } from '../auth.js';
 
-/** Platform operator: one organization — its state, a new manage token, suspension, deletion. */
+/** Platform operator: one organization — its state, a new manage token, its members, suspension, deletion. */
 export function organizationAdminRoutes(services: Services): Router {
   const r = Router();
   const base = '/admin/v1/organizations/:id';
@@ -21,6 +22,12 @@ export function organizationAdminRoutes(services: Services): Router {
     const body = parseInput(adminTokenInputSchema, req.body ?? {});
     const created = await issueManageToken(services.db, String(req.params.id), body);
     res.status(201).json(ok(created, { messages: ['Store the token now: it is not shown again.'] }));
+  });
+
+  r.get(`${base}/members`, requireAdmin, async (req, res) => {
+    const page = parsePage(req.query);
+    const { items, total } = await organizationMembers(services.db, String(req.params.id), page);
+    res.json(ok(items, { resultInfo: resultInfo(page, total) }));
   });
 
   r.post(`${base}/suspend`, requireAdmin, async (req, res) => {

@@ -2,25 +2,19 @@ import { Router } from 'express';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
-import { createToken, listTokens, revokeToken, rotateToken } from '../../../shared/tenancy/token-repository.js';
+import { forgetToken } from '../../../shared/tenancy/forget-token.js';
+import { createGrantedToken } from '../../../shared/people/token-grants.js';
+import { listTokens, revokeToken, rotateToken } from '../../../shared/tenancy/token-repository.js';
 import { tokenInputSchema, tokenRotationInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
-
-/** This instance forgets the token at once; the others on the bus message or within the cache TTL. */
-async function forgetToken(services: Services, requestId: string, tokenId: string, hash: Buffer): Promise<void> {
-  services.auth.evict(hash);
-  await services.bus.publish('token-revoked', { tokenId, hash: hash.toString('hex') }).catch((err: unknown) => {
-    services.logger.warn({ err, requestId }, 'token cache eviction broadcast failed; other instances drop it within the cache TTL');
-  });
-}
 
 export function tokenRoutes(services: Services): Router {
   const r = Router();
 
   r.post('/management/v1/tokens', requireScope('manage'), async (req, res) => {
     const body = parseInput(tokenInputSchema, req.body);
-    const created = await createToken(services.db, tenantOf(req).orgId, body);
+    const created = await createGrantedToken(services.db, tenantOf(req), body);
     res.status(201).json(ok(created, { messages: ['Store the token now: it is not shown again.'] }));
   });
 
