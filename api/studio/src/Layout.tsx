@@ -14,9 +14,8 @@ export function Layout({ me, current, children }: { me: Me; current: 'content' |
 
   const signOut = async () => {
     await call('POST', '/auth/sign-out').catch(() => undefined);
-    qc.clear();
     navigate('');
-    await qc.invalidateQueries({ queryKey: ['me'] });
+    await qc.resetQueries();
   };
 
   const close = () => setOpen(false);

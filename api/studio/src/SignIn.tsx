@@ -15,8 +15,8 @@ export function SignIn({ organization, onDone }: { organization?: string; onDone
     setError(null);
     try {
       await call('POST', '/auth/sign-in', { email: String(form.get('email')), password: String(form.get('password')), ...(organization ? { organization } : {}) });
-      qc.clear();
-      await qc.invalidateQueries({ queryKey: ['me'] });
+      // everything read so far was another session's (or none): read it again as this one
+      await qc.resetQueries();
       onDone?.();
     } catch (err) {
       setError(err instanceof ApiError ? err.errors.join(' ') : 'The sign-in failed: is the server reachable?');

@@ -16,6 +16,9 @@ interface Conflict {
   message: string;
 }
 
+/** What the editor of a just-created entry says first (it is a new screen, at the entry's address). */
+let flash: string | null = null;
+
 /**
  * The entry editor: a widget per field of the model, Save (sending the version it was made on),
  * Publish / Unpublish (when the role may), and the version history.
@@ -32,7 +35,11 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const [changes, setChanges] = useState<Record<string, unknown>>({});
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<string[]>([]);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(() => {
+    const said = flash;
+    flash = null;
+    return said;
+  });
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [busy, setBusy] = useState(false);
@@ -90,8 +97,9 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     try {
       if (!current) {
         const res = await call<Entry>('POST', m('/entries'), { model: alias, siteId: fresh!.siteId, fields: changes });
-        settle(res.result, 'Saved as a draft.');
-        history.replaceState(null, '', `/studio/entries/${encodeURIComponent(res.result.id)}`);
+        qc.setQueryData(['entry', res.result.id], res.result);
+        void qc.invalidateQueries({ queryKey: ['entries'] });
+        flash = 'Saved as a draft.';
         navigate(`/entries/${encodeURIComponent(res.result.id)}`);
         return;
       }

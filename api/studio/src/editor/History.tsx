@@ -21,16 +21,17 @@ export function History({ entry, canRestore, onRestored }: { entry: Entry; canRe
       <h2 id="history-title">Versions</h2>
       {versions.isError && <p role="alert">{versions.error.message}</p>}
       {error && <p role="alert">{error}</p>}
-      <ol>
-        {(versions.data ?? []).map((v) => (
+      <ol reversed>
+        {(versions.data ?? []).map((v, i, all) => (
           <li key={v.versionId}>
             <span>
+              <strong>Version {all.length - i}</strong> ·{' '}
               <time dateTime={v.savedAt}>{new Date(v.savedAt).toLocaleString()}</time> · {v.status.toLowerCase()} · {v.title ?? '(untitled)'}
               {v.savedBy?.name ? ` · ${v.savedBy.name}` : ''}
               {v.current ? ' · current' : ''}
             </span>
             {canRestore && !v.current && (
-              <button type="button" onClick={() => restore(v)} aria-label={`Restore the version of ${new Date(v.savedAt).toLocaleString()}`}>
+              <button type="button" onClick={() => restore(v)} aria-label={`Restore version ${all.length - i}`}>
                 Restore
               </button>
             )}
