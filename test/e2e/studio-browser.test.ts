@@ -130,6 +130,26 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email or password/i);
   });
 
+  it("an invitation's link: the person chooses a password on the Studio's page, then signs in", async () => {
+    const email = `joiner-${randomBase62(6).toLowerCase()}@example.test`;
+    const invited = await app.json('/management/v1/invitations', { token: o.manage, body: { email, role: 'viewer' } });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/studio/accept#token=${invited.body.result.token}`);
+    await page.getByLabel('Choose a password').fill(PASSWORD);
+    await accessible(page, 'accept invitation');
+    await shoot(page, '0-accept-invitation');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('button', { name: 'Continue to sign-in' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Content' }).waitFor();
+    // a viewer creates nothing
+    expect(await page.getByRole('button', { name: 'New entry' }).count()).toBe(0);
+  });
+
   it('lists entries with filters, search and paging; the navigation is reachable at every width', async () => {
     const page = await signedIn(people.editor);
     for (const name of ['Content', 'Assets', 'Analytics']) await expect.poll(() => page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
