@@ -48,5 +48,10 @@ function builtAt(): number {
 }
 
 function build(): void {
-  execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'vite'), ['build', '--config', path.join(SOURCE, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: projectRoot, stdio: 'inherit' });
+  execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'vite'), ['build', '--config', path.join(SOURCE, 'vite.config.ts'), '--logLevel', 'warn'], {
+    cwd: projectRoot,
+    stdio: 'inherit',
+    // vitest sets NODE_ENV=test, which would bundle React's development build
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
