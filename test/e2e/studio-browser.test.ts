@@ -275,6 +275,12 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.locator('.history li').count()).toBe(versions.length);
     const first = versions[versions.length - 1];
     expect(first.title).toBe('Hello from the Studio');
+    // the readable diff: the fields where version 1 differs from the current version
+    await page.getByRole('button', { name: 'Compare version 1', exact: true }).click();
+    const diff = page.getByRole('table', { name: /Version 1 compared with the current version/ });
+    await diff.waitFor();
+    expect(await diff.getByRole('row', { name: /title/ }).innerText()).toMatch(/title\s+Hello from the Studio\s+Changed by Ada/);
+    expect(await diff.getByRole('row', { name: /views/ }).count()).toBe(0);
     await accessible(page, 'history');
     await shoot(page, '7-history');
     // versions are numbered from the first save
@@ -282,6 +288,56 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Restored');
     await expect.poll(() => page.getByLabel('title').inputValue()).toBe('Hello from the Studio');
     expect((await o.m('GET', `/entries/${entryId}`)).fields.title).toBe('Hello from the Studio');
+  });
+
+  it('schedules a publication', async () => {
+    await o.m('PUT', '/entries/later', { model: 'article', siteId: o.siteId, fields: { title: 'For tomorrow' } });
+    const page = await signedIn(people.editor);
+    await page.goto(`${app.baseUrl}/studio/entries/later`);
+    await page.getByLabel('Publish at').fill('2099-01-02T09:00');
+    await page.getByRole('button', { name: 'Schedule publish' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Scheduled to publish');
+    const scheduled = await o.m('GET', '/entries/later');
+    expect(scheduled.status).toBe('SCHEDULED');
+    expect(new Date(scheduled.scheduledAt).getTime()).toBe(new Date(2099, 0, 2, 9, 0).getTime());
+  });
+
+  it('the path from sign-in to a published entry works with the keyboard alone', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const k = page.keyboard;
+    /** Tab (forward) until `target` has the focus: it is reachable without a mouse. */
+    const tabTo = async (target: ReturnType<Page['getByRole']>) => {
+      await target.waitFor();
+      const handle = await target.elementHandle();
+      for (let i = 0; i < 80; i++) {
+        if (await page.evaluate((t) => document.activeElement === t, handle)) return;
+        await k.press('Tab');
+      }
+      throw new Error(`not reachable with Tab: ${target}`);
+    };
+    await page.goto(`${app.baseUrl}/studio`);
+    await tabTo(page.getByLabel('Email'));
+    await k.type(people.second);
+    await k.press('Tab');
+    await k.type(PASSWORD);
+    await k.press('Enter');
+    await tabTo(page.getByRole('button', { name: 'New entry' }));
+    await k.press('Enter');
+    await tabTo(page.getByRole('button', { name: 'Article', exact: true }));
+    await k.press('Enter');
+    await tabTo(page.getByLabel('title'));
+    await k.type('Typed without a mouse');
+    await tabTo(page.getByRole('button', { name: 'Save', exact: true }));
+    await k.press('Enter');
+    await page.waitForURL(/\/studio\/entries\/[^/]+$/);
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    await tabTo(page.getByRole('button', { name: 'Publish', exact: true }));
+    await k.press('Enter');
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Published');
+    const read = await o.d(`{ article(id: "${id}") { title } }`);
+    expect(read.article).toEqual({ title: 'Typed without a mouse' });
   });
 
   it("an author's editor has Save but no Publish, and the author's direct publish call is refused", async () => {

@@ -62,6 +62,7 @@ export interface Entry {
   fields: Record<string, unknown>;
   updatedAt: string;
   publishedAt: string | null;
+  scheduledAt: string | null;
 }
 
 export interface EntryVersion {

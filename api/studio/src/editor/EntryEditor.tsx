@@ -7,7 +7,7 @@ import { navigate } from '../router';
 import { rulesOf, type Entry, type Me } from '../types';
 import { FieldWidget } from './FieldWidget';
 import { History } from './History';
-import { problemsByField } from './values';
+import { fromLocalInput, problemsByField } from './values';
 
 type Props = { me: Me; id: string; fresh?: undefined } | { me: Me; id?: undefined; fresh: { model: string; siteId: string } };
 
@@ -44,6 +44,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [busy, setBusy] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
+  const [when, setWhen] = useState('');
 
   const byField = useMemo(() => problemsByField(problems), [problems]);
   const dirty = Object.keys(changes).length > 0;
@@ -120,6 +121,21 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     try {
       const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/${name}`), undefined, { 'if-match': `"${current.versionId}"` });
       settle(res.result, name === 'publish' ? 'Published.' : 'Unpublished: delivery no longer shows it.');
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const schedule = async () => {
+    const at = fromLocalInput(when);
+    if (!current || !at) return setError('Choose when to publish.');
+    setBusy(true);
+    setNotice(null);
+    try {
+      const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/schedule`), { at });
+      settle(res.result, `Scheduled to publish at ${new Date(at).toLocaleString()}.`);
     } catch (err) {
       fail(err);
     } finally {
@@ -213,6 +229,18 @@ export default function EntryEditor({ me, id, fresh }: Props) {
             </span>
           )}
         </div>
+        {current && canPublish && (
+          <div className="schedule">
+            <label>
+              Publish at
+              <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
+            </label>
+            <button type="button" disabled={busy || dirty || !when} onClick={schedule}>
+              Schedule publish
+            </button>
+            {current.scheduledAt && <span className="muted">Scheduled: {new Date(current.scheduledAt).toLocaleString()}</span>}
+          </div>
+        )}
         <p role="status" className="notice">
           {notice}
         </p>
