@@ -302,10 +302,15 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     expect(new Date(scheduled.scheduledAt).getTime()).toBe(new Date(2099, 0, 2, 9, 0).getTime());
   });
 
-  it('the path from sign-in to a published entry works with the keyboard alone', async () => {
+  it('the path from sign-in to a published entry works with the keyboard alone (under the CSP)', async () => {
+    // this session keeps the Studio's Content-Security-Policy: nothing the app does may break it
     const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
     contexts.push(context);
     const page = await context.newPage();
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) refused.push(m.text());
+    });
     const k = page.keyboard;
     /** Tab (forward) until `target` has the focus: it is reachable without a mouse. */
     const tabTo = async (target: ReturnType<Page['getByRole']>) => {
@@ -338,6 +343,9 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Published');
     const read = await o.d(`{ article(id: "${id}") { title } }`);
     expect(read.article).toEqual({ title: 'Typed without a mouse' });
+    // the rich content editor was loaded and drawn on this page too
+    expect(await page.getByRole('textbox', { name: 'body' }).count()).toBe(1);
+    expect(refused).toEqual([]);
   });
 
   it("an author's editor has Save but no Publish, and the author's direct publish call is refused", async () => {

@@ -9,6 +9,8 @@ interface Resource {
   title?: string | null;
   name?: string | null;
   fileName?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
 }
 
 /** A media, author or section field: chosen from the organization's (first hundred) of them. */
@@ -23,7 +25,7 @@ export function ResourcePicker({ field, id, label, value, onChange, disabled, de
 }) {
   const source = SOURCES[field.type as keyof typeof SOURCES];
   const items = useQuery({ queryKey: ['resources', source], queryFn: () => get<Resource[]>(m(source)) });
-  const nameOf = (r: Resource) => r.title || r.name || r.fileName || r.id;
+  const nameOf = (r: Resource) => r.title || r.name || [r.firstName, r.lastName].filter(Boolean).join(' ') || r.fileName || r.id;
   const list = field.valueType === 'list';
   const chosen = list ? (Array.isArray(value) ? value.map(String) : []) : typeof value === 'string' ? [value] : [];
   return (

@@ -44,6 +44,8 @@ function Editor({ labelledBy, describedBy, value, onChange, disabled }: { labell
     extensions: EXTENSIONS,
     content: (value as JSONContent | null) ?? undefined,
     editable: !disabled,
+    // TipTap's own styles come as an inline <style>, which the Studio's CSP refuses: studio.css has them
+    injectCSS: false,
     editorProps: {
       attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-labelledby': labelledBy, ...(describedBy ? { 'aria-describedby': describedBy } : {}), class: 'rich' },
     },
