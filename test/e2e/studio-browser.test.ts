@@ -100,8 +100,11 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
         { alias: 'publishedOn', type: 'datetime' },
         { alias: 'related', type: 'reference', allowedModels: ['article'] },
         { alias: 'body', type: 'richcontent' },
+        { alias: 'summary', type: 'text', localized: true },
       ],
     });
+    await o.m('POST', '/locales', { code: 'en-US', name: 'English' });
+    await o.m('POST', '/locales', { code: 'de-DE', name: 'Deutsch' });
     await o.m('PUT', '/models/page', { name: 'Page', titleField: 'heading', fields: [{ alias: 'heading', type: 'text' }] });
     await o.m('PUT', '/entries/older', { model: 'article', siteId: o.siteId, status: 'PUBLISHED', fields: { title: 'An older article' } });
     await o.m('PUT', '/entries/about', { model: 'page', siteId: o.siteId, fields: { heading: 'About us' } });
@@ -288,6 +291,25 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Restored');
     await expect.poll(() => page.getByLabel('title').inputValue()).toBe('Hello from the Studio');
     expect((await o.m('GET', `/entries/${entryId}`)).fields.title).toBe('Hello from the Studio');
+  });
+
+  it('shows a localized field in every locale side by side, with the fallback, and saves a translation', async () => {
+    await o.m('PUT', '/entries/translated', { model: 'article', siteId: o.siteId, fields: { title: 'Translated', summary: 'Hello' } });
+    const page = await signedIn(people.editor);
+    await page.goto(`${app.baseUrl}/studio/entries/translated`);
+    await page.getByRole('group', { name: 'summary in every locale' }).waitFor();
+    expect(await page.getByLabel('summary', { exact: true }).inputValue()).toBe('Hello');
+    const german = page.getByLabel('summary (Deutsch)');
+    expect(await german.inputValue()).toBe('');
+    await expect.poll(() => page.getByText('Falls back to: Hello').isVisible()).toBe(true);
+    await german.fill('Hallo');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Saved');
+    const saved = await o.m('GET', '/entries/translated');
+    expect(saved.fields.summary).toBe('Hello');
+    expect(saved.locales).toEqual({ 'de-DE': { summary: 'Hallo' } });
+    await accessible(page, 'localized editor');
+    await shoot(page, '9-localized');
   });
 
   it('schedules a publication', async () => {

@@ -60,6 +60,8 @@ export interface Entry {
   title: string | null;
   slug: string | null;
   fields: Record<string, unknown>;
+  /** Values of localized fields in the other locales: {code: {alias: value}}. */
+  locales?: Record<string, Record<string, unknown>>;
   updatedAt: string;
   publishedAt: string | null;
   scheduledAt: string | null;
@@ -82,4 +84,23 @@ export interface Site {
 /** The rules of `alias` in the member's role (the `*` rules when the model is not named). */
 export function rulesOf(me: Me, alias: string): ModelRules | undefined {
   return me.rules.models[alias] ?? me.rules.models['*'];
+}
+
+export interface Locale {
+  code: string;
+  name: string;
+  default: boolean;
+  fallback: string | null;
+}
+
+/** The value shown when `code` has none: along its fallback chain, then the default locale's. */
+export function fallbackValue(locales: Locale[], code: string, alias: string, valueIn: (code: string | null, alias: string) => unknown): unknown {
+  const byCode = new Map(locales.map((l) => [l.code, l]));
+  const seen = new Set<string>([code]);
+  for (let at = byCode.get(code)?.fallback; at && !seen.has(at) && !byCode.get(at)?.default; at = byCode.get(at)?.fallback) {
+    seen.add(at);
+    const v = valueIn(at, alias);
+    if (v !== undefined && v !== null) return v;
+  }
+  return valueIn(null, alias);
 }

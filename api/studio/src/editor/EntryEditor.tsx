@@ -4,7 +4,7 @@ import { ApiError, call, get, m } from '../api';
 import { useModels } from '../EntriesList';
 import { Link } from '../Link';
 import { navigate } from '../router';
-import { rulesOf, type Entry, type Me } from '../types';
+import { fallbackValue, rulesOf, type Entry, type Locale, type Me } from '../types';
 import { FieldWidget } from './FieldWidget';
 import { History } from './History';
 import { fromLocalInput, problemsByField } from './values';
@@ -27,12 +27,15 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const qc = useQueryClient();
   const models = useModels();
   const entry = useQuery({ queryKey: ['entry', id], queryFn: () => get<Entry>(m(`/entries/${encodeURIComponent(id!)}`)), enabled: id !== undefined, staleTime: 0 });
+  const locales = useQuery({ queryKey: ['locales'], queryFn: () => get<Locale[]>(m('/locales')), staleTime: 60_000 });
   const alias = fresh?.model ?? entry.data?.model;
   const model = models.data?.find((x) => x.alias === alias);
   const rules = alias ? rulesOf(me, alias) : undefined;
 
   // what this person changed, by alias, on top of the version they opened
   const [changes, setChanges] = useState<Record<string, unknown>>({});
+  // and in the other locales, by code then alias
+  const [localeChanges, setLocaleChanges] = useState<Record<string, Record<string, unknown>>>({});
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(() => {
@@ -47,7 +50,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const [when, setWhen] = useState('');
 
   const byField = useMemo(() => problemsByField(problems), [problems]);
-  const dirty = Object.keys(changes).length > 0;
+  const dirty = Object.keys(changes).length > 0 || Object.keys(localeChanges).length > 0;
   const invalidOf = useCallback((a: string) => (p: string | null) => setInvalid((cur) => {
     if ((cur[a] ?? null) === p) return cur;
     const next = { ...cur };
@@ -62,6 +65,9 @@ export default function EntryEditor({ me, id, fresh }: Props) {
 
   const current = entry.data;
   const valueOf = (a: string) => (a in changes ? changes[a] : current?.fields[a]);
+  const valueIn = (code: string | null, a: string) => (code === null ? valueOf(a) : a in (localeChanges[code] ?? {}) ? localeChanges[code][a] : current?.locales?.[code]?.[a]);
+  const otherLocales = (locales.data ?? []).filter((l) => !l.default);
+  const sent = () => (Object.keys(localeChanges).length > 0 ? { locales: localeChanges } : {});
   const hidden = new Set(rules?.hiddenFields ?? []);
   const readOnly = new Set(rules?.readOnlyFields ?? []);
   // ownEntriesOnly is the API's to decide (it knows who created the entry): a refusal is shown
@@ -84,6 +90,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     void qc.invalidateQueries({ queryKey: ['entries'] });
     void qc.invalidateQueries({ queryKey: ['versions', saved.id] });
     setChanges({});
+    setLocaleChanges({});
     setProblems([]);
     setError(null);
     setConflict(null);
@@ -97,7 +104,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     setNotice(null);
     try {
       if (!current) {
-        const res = await call<Entry>('POST', m('/entries'), { model: alias, siteId: fresh!.siteId, fields: changes });
+        const res = await call<Entry>('POST', m('/entries'), { model: alias, siteId: fresh!.siteId, fields: changes, ...sent() });
         qc.setQueryData(['entry', res.result.id], res.result);
         void qc.invalidateQueries({ queryKey: ['entries'] });
         flash = 'Saved as a draft.';
@@ -105,7 +112,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
         return;
       }
       const base = overwrite ?? current;
-      const res = await call<Entry>('PATCH', m(`/entries/${encodeURIComponent(base.id)}`), { fields: changes }, { 'if-match': `"${base.versionId}"` });
+      const res = await call<Entry>('PATCH', m(`/entries/${encodeURIComponent(base.id)}`), { fields: changes, ...sent() }, { 'if-match': `"${base.versionId}"` });
       settle(res.result, 'Saved.');
     } catch (err) {
       fail(err);
@@ -146,6 +153,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   /** Their version replaces the form (this person's changes are dropped). */
   const takeTheirs = async () => {
     setChanges({});
+    setLocaleChanges({});
     setConflict(null);
     await qc.invalidateQueries({ queryKey: ['entry', id] });
     setNotice('Loaded the newer version; your changes were discarded.');
@@ -191,17 +199,39 @@ export default function EntryEditor({ me, id, fresh }: Props) {
         )}
         {model.fields
           .filter((f) => !hidden.has(f.alias))
-          .map((f) => (
-            <FieldWidget
-              key={f.alias}
-              field={f}
-              value={valueOf(f.alias)}
-              problems={byField.get(f.alias) ?? []}
-              disabled={!canWrite || readOnly.has(f.alias) || busy}
-              onInvalid={invalidOf(f.alias)}
-              onChange={(v) => setChanges((c) => ({ ...c, [f.alias]: v }))}
-            />
-          ))}
+          .map((f) => {
+            const widget = (
+              <FieldWidget
+                key={f.alias}
+                field={f}
+                value={valueOf(f.alias)}
+                problems={byField.get(f.alias) ?? []}
+                disabled={!canWrite || readOnly.has(f.alias) || busy}
+                onInvalid={invalidOf(f.alias)}
+                onChange={(v) => setChanges((c) => ({ ...c, [f.alias]: v }))}
+              />
+            );
+            if (!f.localized || otherLocales.length === 0) return widget;
+            // a localized field: its value in every locale side by side, the default first
+            const writable = (code: string) => me.rules.locales === null || me.rules.locales.includes(code);
+            return (
+              <div key={f.alias} className="localized" role="group" aria-label={`${f.name ?? f.alias} in every locale`}>
+                {widget}
+                {otherLocales.map((l) => (
+                  <FieldWidget
+                    key={l.code}
+                    field={f}
+                    locale={{ code: l.code, name: l.name, fallback: fallbackValue(locales.data ?? [], l.code, f.alias, valueIn) }}
+                    value={valueIn(l.code, f.alias)}
+                    problems={[]}
+                    disabled={!canWrite || readOnly.has(f.alias) || busy || !writable(l.code)}
+                    onInvalid={invalidOf(`${f.alias}@${l.code}`)}
+                    onChange={(v) => setLocaleChanges((c) => ({ ...c, [l.code]: { ...c[l.code], [f.alias]: v } }))}
+                  />
+                ))}
+              </div>
+            );
+          })}
         <div className="actions">
           {canWrite && (
             <button type="submit" className="primary" disabled={busy}>

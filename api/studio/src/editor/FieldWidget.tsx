@@ -15,17 +15,23 @@ export interface WidgetProps {
   onInvalid: (problem: string | null) => void;
   problems: string[];
   disabled: boolean;
+  /** A localized field's value in another locale: its code and name (the label says it). */
+  locale?: { code: string; name: string; fallback: unknown };
 }
 
 /** One field of the entry: its label (the field's name, else its alias), its widget and its problems. */
 export function FieldWidget(props: WidgetProps) {
-  const { field, problems } = props;
-  const id = `field-${field.alias}`;
+  const { field, problems, locale } = props;
+  const id = locale ? `field-${field.alias}-${locale.code}` : `field-${field.alias}`;
   const errorId = problems.length > 0 ? `${id}-error` : undefined;
-  const label = labelOf(field);
+  const label = locale ? `${labelOf(field)} (${locale.name})` : labelOf(field);
+  const empty = props.value === undefined || props.value === null || props.value === '';
   return (
     <div className={`field field-${field.type}${problems.length ? ' invalid' : ''}`}>
-      <Control {...props} id={id} label={label} describedBy={errorId} />
+      <Control {...props} field={locale ? { ...field, required: false } : field} id={id} label={label} describedBy={errorId} />
+      {locale && empty && locale.fallback !== undefined && locale.fallback !== null && (
+        <p className="hint">Falls back to: {typeof locale.fallback === 'string' ? locale.fallback : JSON.stringify(locale.fallback)}</p>
+      )}
       {problems.length > 0 && (
         <p id={errorId} className="error">
           {problems.join('; ')}
