@@ -178,6 +178,13 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await page.getByRole('link', { name: 'Assets', exact: true }).click();
     await page.getByRole('heading', { name: 'Assets' }).waitFor();
     await page.setViewportSize({ width: 1440, height: 1000 });
+    // many files at once, each with its progress; then they are in the library
+    await page.getByLabel('Upload files').setInputFiles(['goldfish.png', 'the-mouse.jpg'].map((f) => path.join(projectRoot, 'test/fixtures/images', f)));
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Uploaded' }).count(), { timeout: 30_000 }).toBe(2);
+    const listed = (await o.m('GET', '/assets')).map((a: any) => a.fileName).sort();
+    expect(listed).toEqual(['goldfish.png', 'the-mouse.jpg']);
+    await expect.poll(() => page.locator('.asset-grid img').count()).toBe(2);
+    await expect.poll(() => page.locator('.asset-grid img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
     await accessible(page, 'assets');
     await shoot(page, '3-assets');
   });

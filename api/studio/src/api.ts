@@ -19,7 +19,7 @@ export interface Envelope<T> {
   resultInfo: { totalCount: number; pageIndex: number; pageSize: number; totalPages: number; hasNextPage: boolean; hasPreviousPage: boolean } | null;
 }
 
-function csrfToken(): string | undefined {
+export function csrfToken(): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [name, ...value] = part.trim().split('=');
     if (name === 'folio_csrf') return decodeURIComponent(value.join('='));
