@@ -185,6 +185,24 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     expect(listed).toEqual(['goldfish.png', 'the-mouse.jpg']);
     await expect.poll(() => page.locator('.asset-grid img').count()).toBe(2);
     await expect.poll(() => page.locator('.asset-grid img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0))).toBe(true);
+    // metadata, and the focal point set by a click on the image
+    await page.getByRole('button', { name: 'goldfish.png' }).click();
+    const image = page.locator('.focal-image img');
+    await image.waitFor();
+    await expect.poll(() => image.evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    const box = (await image.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.75);
+    expect(await page.getByLabel('Focal point x (%)').inputValue()).toBe('25');
+    expect(await page.getByLabel('Focal point y (%)').inputValue()).toBe('75');
+    await page.getByLabel('Alt text').fill('A goldfish');
+    await page.getByLabel('Tags').fill('fish, demo');
+    await page.getByRole('button', { name: 'Save asset' }).click();
+    await expect.poll(() => page.locator('.asset-detail [role=status]').textContent()).toBe('Saved.');
+    const fish = (await o.m('GET', '/assets')).find((a: any) => a.fileName === 'goldfish.png');
+    expect(fish.alt).toBe('A goldfish');
+    expect(fish.tags).toEqual(['fish', 'demo']);
+    expect(fish.focalPoint.x).toBeCloseTo(0.25, 1);
+    expect(fish.focalPoint.y).toBeCloseTo(0.75, 1);
     await accessible(page, 'assets');
     await shoot(page, '3-assets');
   });

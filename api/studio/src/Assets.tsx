@@ -3,15 +3,8 @@ import { useState, type DragEvent } from 'react';
 import { call, m } from './api';
 import { Pager } from './Pager';
 import { uploadAsset } from './upload';
+import { AssetDetail, type Asset } from './AssetDetail';
 
-interface Asset {
-  id: string;
-  title: string | null;
-  fileName: string | null;
-  type: string;
-  alt: string | null;
-  url?: string;
-}
 
 interface Upload {
   name: string;
@@ -29,6 +22,7 @@ export default function Assets() {
   const [page, setPage] = useState(1);
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
   const assets = useQuery({ queryKey: ['assets', page], queryFn: () => call<Asset[]>('GET', m(`/assets?pageIndex=${page}&pageSize=24`)) });
   const info = assets.data?.resultInfo;
 
@@ -81,12 +75,18 @@ export default function Assets() {
         </ul>
       )}
       {assets.isError && <p role="alert">{assets.error.message}</p>}
+      {(() => {
+        const chosen = assets.data?.result.find((a) => a.id === open);
+        return chosen ? <AssetDetail key={chosen.id} asset={chosen} thumbnail={sameOrigin(chosen.url)} onClose={() => setOpen(null)} /> : null;
+      })()}
       <ul className="asset-grid">
         {(assets.data?.result ?? []).map((a) => (
           <li key={a.id}>
             {a.type === 'IMAGE' && sameOrigin(a.url) && <img src={a.url} alt={a.alt ?? ''} loading="lazy" />}
             <span className="asset-type">{a.type}</span>
-            <strong>{a.title || a.fileName || a.id}</strong>
+            <button type="button" className="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+              {a.title || a.fileName || a.id}
+            </button>
             {a.alt && <span className="muted">{a.alt}</span>}
           </li>
         ))}
