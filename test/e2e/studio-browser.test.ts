@@ -153,7 +153,8 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     expect(await page.getByRole('button', { name: 'New entry' }).count()).toBe(0);
   });
 
-  it('lists entries with filters, search and paging; the navigation is reachable at every width', async () => {
+  it('lists entries with filters, search and paging, publishes a selection; the navigation is reachable at every width', async () => {
+    for (const [id, heading] of [['bulk-1', 'Bulk one'], ['bulk-2', 'Bulk two']]) await o.m('PUT', `/entries/${id}`, { model: 'page', siteId: o.siteId, fields: { heading } });
     const page = await signedIn(people.editor);
     for (const name of ['Content', 'Assets', 'Analytics']) await expect.poll(() => page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('link', { name: 'An older article' }).isVisible()).toBe(true);
@@ -167,6 +168,12 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await expect.poll(() => page.getByRole('link', { name: 'An older article' }).isVisible()).toBe(true);
     await page.getByLabel('Search').fill('');
     await page.getByRole('button', { name: 'Find' }).click();
+    // bulk: select two drafts, publish them in one go
+    await page.getByLabel('Select Bulk one').check();
+    await page.getByLabel('Select Bulk two').check();
+    await page.getByRole('button', { name: 'Publish selected', exact: true }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('2 published.');
+    for (const id of ['bulk-1', 'bulk-2']) expect((await o.m('GET', `/entries/${id}`)).status).toBe('PUBLISHED');
     await accessible(page, 'entries');
     await shoot(page, '2-entries');
 
