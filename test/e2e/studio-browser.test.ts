@@ -344,6 +344,27 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await shoot(page, '9-localized');
   });
 
+  it('a member of two organizations switches between them', async () => {
+    const other = await app.createOrg('Second org');
+    const invited = await app.json('/management/v1/invitations', { token: other.manageToken, body: { email: people.second, role: 'viewer' } });
+    expect((await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } })).status).toBe(200);
+    const page = await signedIn(people.second);
+    const switcher = page.getByLabel('Organization');
+    expect(await switcher.inputValue()).toBe(o.orgId);
+    expect(await page.getByRole('button', { name: 'New entry' }).count()).toBe(1);
+    await switcher.selectOption(other.orgId);
+    // a session belongs to one organization: the switch signs in again
+    await page.getByLabel('Email').fill(people.second);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByLabel('Organization').inputValue()).toBe(other.orgId);
+    await page.getByRole('heading', { name: 'Content' }).waitFor();
+    // a viewer there: nothing to create, and none of the first organization's entries
+    expect(await page.getByRole('button', { name: 'New entry' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'An older article' }).count()).toBe(0);
+    expect(await page.getByText(`${people.second} · viewer`).isVisible()).toBe(true);
+  });
+
   it('schedules a publication', async () => {
     await o.m('PUT', '/entries/later', { model: 'article', siteId: o.siteId, fields: { title: 'For tomorrow' } });
     const page = await signedIn(people.editor);
