@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
 
   /** A member of the org with `role`: their email (the password is PASSWORD). */
   const member = async (role: string) => {
-    const email = `${role}-${randomBase62(6).toLowerCase()}@example.test`;
+    const email = `${role.replace(/\W/g, '').slice(0, 20)}-${randomBase62(6).toLowerCase()}@example.test`;
     const invited = await app.json('/management/v1/invitations', { token: o.manage, body: { email, role } });
     expect(invited.status, JSON.stringify(invited.body)).toBe(201);
     const accepted = await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } });
@@ -149,8 +149,28 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Content' }).waitFor();
-    // a viewer creates nothing
+    // a viewer creates nothing and edits nothing
     expect(await page.getByRole('button', { name: 'New entry' }).count()).toBe(0);
+    await page.goto(`${app.baseUrl}/studio/entries/older`);
+    await page.getByLabel('title').waitFor();
+    expect(await page.getByLabel('title').isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).count()).toBe(0);
+  });
+
+  it("a role's hidden field is not shown, its read-only field cannot be changed", async () => {
+    const role = await app.json('/management/v1/roles', {
+      token: o.manage,
+      body: { name: `no-views-${randomBase62(4)}`, rules: { models: { article: { read: true, create: true, update: true, hiddenFields: ['views'], readOnlyFields: ['link'] } } } },
+    });
+    expect(role.status, JSON.stringify(role.body)).toBe(201);
+    const page = await signedIn(await member(role.body.result.id));
+    await page.goto(`${app.baseUrl}/studio/entries/older`);
+    await page.getByLabel('title').waitFor();
+    expect(await page.getByLabel('views').count()).toBe(0);
+    expect(await page.getByLabel('link').isDisabled()).toBe(true);
+    expect(await page.getByLabel('title').isDisabled()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(1);
   });
 
   it('lists entries with filters, search and paging, publishes a selection; the navigation is reachable at every width', async () => {
