@@ -433,6 +433,8 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await k.press('Enter');
     await page.waitForURL(/\/studio\/entries\/[^/]+$/);
     const id = decodeURIComponent(page.url().split('/').pop()!);
+    // the saved entry's editor is on screen (the new one replaced the blank form)
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Saved');
     await tabTo(page.getByRole('button', { name: 'Publish', exact: true }));
     await k.press('Enter');
     await expect.poll(() => page.getByRole('status').textContent()).toContain('Published');
