@@ -43,6 +43,11 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, uPlot: 'readonly' } },
   },
   {
+    // The Studio (a React app bundled by Vite) runs in the browser.
+    files: ['api/studio/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Tests read loosely-typed JSON responses.
     files: ['test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -4,6 +4,7 @@ import { analyticsRoutes } from './analytics/index.js';
 import { analyticsSettingsRoutes } from './analytics/settings.js';
 import { analyticsProjectRoutes } from './analytics/projects.js';
 import { dashboardRoutes } from './dashboard/index.js';
+import { studioRoutes } from './studio/index.js';
 import { assetManagementRoutes, assetUploadRoutes } from './assets/index.js';
 import { deadLetterRoutes } from './ingest/dead-letters.js';
 import { ingestRoutes } from './ingest/index.js';
@@ -47,6 +48,7 @@ export function rawBodyRoutes(services: Services): Router[] {
     assetUploadRoutes(services),
     embedRoutes(services),
     dashboardRoutes(),
+    studioRoutes(),
   ];
 }
 

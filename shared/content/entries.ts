@@ -228,11 +228,29 @@ async function created(insert: () => Promise<EntryRows>): Promise<PutOutcome> {
   }
 }
 
+/**
+ * A write that names the version it was made on (`If-Match`) is refused when the entry has moved
+ * on since: someone else's newer change is never silently overwritten.
+ */
+export function checkVersion(current: EntryRow, expectedVersionId: string | undefined): void {
+  if (expectedVersionId === undefined || current.versionId === expectedVersionId) return;
+  throw conflict(
+    `Entry "${current.id}" has changed since version ${expectedVersionId} (VERSION_CONFLICT): its current version is ${current.versionId}. Read it again and apply your change to it.`,
+  );
+}
+
 /** `PATCH /entries/:id`: merges `fields` by alias (null clears one); other given members replace. */
-export async function patchEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, patch: EntryPatch): Promise<EntryView> {
+export async function patchEntry(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  id: string,
+  patch: EntryPatch,
+  options: { expectedVersionId?: string } = {},
+): Promise<EntryView> {
   const rows = await deps.db.transaction(async (tx) => {
     const current = await lockEntry(tx, orgId, id);
     if (current.preview.status === 'DELETED') throw conflict(`Entry "${id}" is deleted.`);
+    checkVersion(current.preview, options.expectedVersionId);
     const p = current.preview;
     const model = await requireEntryModel(tx, orgId, p.modelAlias);
     // Values of fields the model no longer has are dropped rather than refused as unknown.

@@ -2,7 +2,7 @@ import { conflict, unprocessable } from '../errors/index.js';
 import type { EventType } from '../events/event-types.js';
 import { recordEntryEvents } from '../events/record-events.js';
 import type { ContentDeps } from './deps.js';
-import { lockEntry } from './entries.js';
+import { checkVersion, lockEntry } from './entries.js';
 import type { ScheduleInput } from './entry-input.js';
 import { findDueScheduled, findDueUnpublish, updateEntryRow } from './entry-repository.js';
 import { publish, retire, schedule, unpublish, type EntryRows } from './entry-transitions.js';
@@ -21,9 +21,17 @@ const TRANSITION_EVENTS: Record<Transition, EventType> = {
 };
 
 /** Runs one lifecycle transition on an entry of the org. */
-export async function transitionEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, transition: Transition): Promise<EntryView> {
+export async function transitionEntry(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  id: string,
+  transition: Transition,
+  options: { expectedVersionId?: string } = {},
+): Promise<EntryView> {
   const rows = await deps.db.transaction(async (tx) => {
     const current = await lockEntry(tx, orgId, id);
+    // publishing what the person saw, not a version saved since by someone else
+    checkVersion(current.preview, options.expectedVersionId);
     const now = new Date();
     let next: EntryRows;
     if (transition === 'publish') next = await publish(tx, current, now);

@@ -1,3 +1,4 @@
+import { DEMO_MEMBER_EMAIL } from './demo-member.js';
 import type { DemoInfo } from './seed-demo.js';
 
 /** The lines `npm start` prints about the demo organization: tokens, ids, and a content query and an analytics call to try. */
@@ -16,5 +17,11 @@ export function demoBanner(demo: DemoInfo, baseUrl: string): string[] {
     `    -d '${body}'`,
     '  try traffic analytics (the last 24 hours of sample traffic):',
     `  curl -s ${baseUrl}/api/v1/projects/${demo.projectId}/distributions/${demo.distributionId}/analytics -H 'authorization: Bearer ${demo.analyticsToken}'`,
+    ...(demo.ownerInvitation
+      ? [
+          '  write and publish in the Studio: open this link once, choose a password, then sign in as ' + DEMO_MEMBER_EMAIL,
+          `  ${baseUrl}/studio/accept#token=${demo.ownerInvitation}`,
+        ]
+      : [`  Studio: ${baseUrl}/studio`]),
   ];
 }

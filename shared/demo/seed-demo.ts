@@ -17,6 +17,7 @@ import { createToken } from '../tenancy/token-repository.js';
 import type { Services } from '../services.js';
 import { DEMO_AUTHORS, DEMO_LABELS, DEMO_MODELS, DEMO_QUERY, DEMO_SECTIONS, demoEntries } from './demo-content.js';
 import { drawDemoImage } from './demo-image.js';
+import { demoOwnerInvitation } from './demo-member.js';
 import { demoTrafficNdjson } from './demo-traffic.js';
 import { ingestLogBatch } from '../ingest/ingest-batch.js';
 import { createBackpressure } from '../ingest/backpressure.js';
@@ -33,6 +34,8 @@ export interface DemoInfo {
   distributionId: string;
   /** A GraphQL query to try with the delivery token. */
   query: string;
+  /** The invitation token of the Studio's sign-in link, while nobody has joined the org. */
+  ownerInvitation: string | null;
 }
 
 interface DemoTokens {
@@ -82,7 +85,7 @@ async function existingDemo(s: DemoServices, orgId: string, slug: string): Promi
     const project = (await listProjects(s.db, orgId, { offset: 0, limit: 1 })).items[0];
     tokens = await newTokens(s, orgId, { projectId: project.id, distributionId: DEMO_DISTRIBUTION }, slug);
   }
-  return { ...tokens, created: false, query: DEMO_QUERY };
+  return { ...tokens, created: false, query: DEMO_QUERY, ownerInvitation: await demoOwnerInvitation(s.db, orgId) };
 }
 
 /**
@@ -151,5 +154,5 @@ export async function seedDemo(s: DemoServices, options: { slug?: string } = {})
   });
 
   const tokens = await newTokens(s, orgId, { projectId: project.id, distributionId: distribution.id }, slug);
-  return { ...tokens, created: true, query: DEMO_QUERY };
+  return { ...tokens, created: true, query: DEMO_QUERY, ownerInvitation: await demoOwnerInvitation(s.db, orgId) };
 }

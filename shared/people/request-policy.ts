@@ -24,13 +24,15 @@ const AREA_ALWAYS: Array<[RegExp, SettingsArea]> = [
   [/^(tokens|persisted-documents)(\/|$)/, 'tokens'],
   [/^(webhooks|purge-targets)(\/|$)/, 'webhooks'],
   [/^(members|invitations|roles|audit-log)(\/|$)/, 'members'],
-  [/^(analytics-settings|sites|projects|ingest)(\/|$)/, 'analytics'],
+  [/^(analytics-settings|projects|ingest)(\/|$)/, 'analytics'],
   [/^sso(\/|$)/, 'sso'],
 ];
 /** Prefixes whose reads anyone may do, and whose writes need the area. */
 const AREA_WRITES: Array<[RegExp, SettingsArea]> = [
   [/^(models|components|locales|delivery-settings|version-retention)(\/|$)/, 'models'],
   [/^allowed-origins(\/|$)/, 'tokens'],
+  // every entry names its site: whoever writes entries reads the sites to choose one
+  [/^sites(\/|$)/, 'analytics'],
 ];
 /** Content structures besides entries: writing them is updating content. */
 const CONTENT = /^(lists|sections|authors|labels)(\/|$)/;

@@ -131,3 +131,25 @@ describe('first-start demo', () => {
     expect(entries.body.result.requests).toBeGreaterThan(600);
   });
 });
+
+describe("the demo organization's Studio sign-in link", () => {
+  it('is printed while nobody has joined; its invitation makes the owner who signs in; then it is gone', async () => {
+    const fresh = await seedDemo(t.services, { slug });
+    expect(fresh.ownerInvitation).toMatch(/\S{20,}/);
+    const text = demoBanner(fresh, 'http://localhost:3000').join('\n');
+    expect(text).toContain(`http://localhost:3000/studio/accept#token=${fresh.ownerInvitation}`);
+    expect(text).toContain('owner@demo.example');
+    const accepted = await t.json('/auth/invitations/accept', { body: { token: fresh.ownerInvitation, password: 'a demo password' } });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body.result).toMatchObject({ email: 'owner@demo.example', organizationId: fresh.orgId, role: 'owner' });
+    const signed = await t.json('/auth/sign-in', { body: { email: 'owner@demo.example', password: 'a demo password', organization: slug } });
+    expect(signed.status).toBe(200);
+    expect((await t.json('/management/v1/entries/article-1', { token: signed.body.result.token })).status).toBe(200);
+    // someone has joined: no new invitation, the banner points at the Studio
+    const later = await seedDemo(t.services, { slug });
+    expect(later.ownerInvitation).toBeNull();
+    expect(demoBanner(later, 'http://localhost:3000').join('\n')).toContain('Studio: http://localhost:3000/studio');
+    // the link works once
+    expect((await t.json('/auth/invitations/accept', { body: { token: fresh.ownerInvitation, password: 'a demo password' } })).status).toBe(401);
+  });
+});

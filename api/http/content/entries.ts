@@ -6,6 +6,7 @@ import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
+import { expectedVersionOf } from './if-match.js';
 
 /** `/management/v1/entries`: create, replace, merge, read and list entries. */
 export function entryRoutes(services: Services): Router {
@@ -26,7 +27,7 @@ export function entryRoutes(services: Services): Router {
 
   r.patch('/management/v1/entries/:id', manage, async (req, res) => {
     const patch = parseInput(entryPatchSchema, req.body, { what: 'entry patch' });
-    res.json(ok(await patchEntry(services, tenantOf(req).orgId, req.params.id as string, patch)));
+    res.json(ok(await patchEntry(services, tenantOf(req).orgId, req.params.id as string, patch, { expectedVersionId: expectedVersionOf(req) })));
   });
 
   r.get('/management/v1/entries', manage, async (req, res) => {

@@ -5,6 +5,7 @@ import { ok } from '../../../shared/envelope.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
+import { expectedVersionOf } from './if-match.js';
 
 /** Lifecycle transitions: publish, unpublish, archive, schedule and delete. */
 export function entryLifecycleRoutes(services: Services): Router {
@@ -13,7 +14,7 @@ export function entryLifecycleRoutes(services: Services): Router {
 
   for (const transition of ['publish', 'unpublish', 'archive'] as const satisfies Transition[]) {
     r.post(`/management/v1/entries/:id/${transition}`, manage, async (req, res) => {
-      res.json(ok(await transitionEntry(services, tenantOf(req).orgId, req.params.id as string, transition)));
+      res.json(ok(await transitionEntry(services, tenantOf(req).orgId, req.params.id as string, transition, { expectedVersionId: expectedVersionOf(req) })));
     });
   }
 

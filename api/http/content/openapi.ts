@@ -11,6 +11,14 @@ const tag = { tags: ['content'], 'x-scope': 'manage' as const };
 const nullableString = { type: ['string', 'null'] };
 const dateTime = { type: ['string', 'null'], format: 'date-time' };
 const id = pathParam('id');
+/** The optional version check of entry writes. */
+const ifMatch = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  schema: { type: 'string' },
+  description: 'The entry\'s versionId the write was made on ("<versionId>"): 409 when the entry has a newer version since',
+};
 
 const crud = (name: string, schema: string, create: z.ZodType, patch: z.ZodType) => ({
   [`/management/v1/${name}`]: {
@@ -25,7 +33,7 @@ const crud = (name: string, schema: string, create: z.ZodType, patch: z.ZodType)
 });
 
 const transition = (summary: string) => ({
-  post: { summary, ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 409, 429) } },
+  post: { summary, ...tag, parameters: [id, ifMatch], responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 429) } },
 });
 
 export const content: OpenApiFragment = {
@@ -300,7 +308,7 @@ export const content: OpenApiFragment = {
     '/management/v1/entries/{id}': {
       put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: zodBody(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
       get: { summary: 'Read the current version of an entry', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
-      patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id], requestBody: zodBody(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
+      patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id, ifMatch], requestBody: zodBody(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
       delete: { summary: 'Mark the entry DELETED (kept, invisible to delivery)', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
     },
     '/management/v1/entries/{id}/publish': transition('Publish the current version (publishedAt = now, firstPublishedAt once)'),

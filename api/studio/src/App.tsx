@@ -1,0 +1,35 @@
+import { lazy, Suspense } from 'react';
+import { AcceptInvitation } from './AcceptInvitation';
+import { EntriesList } from './EntriesList';
+import { Layout } from './Layout';
+import { useRoute } from './router';
+import { useMe } from './session';
+import { SignIn } from './SignIn';
+
+// The editor (and TipTap with it) and the media library load when first opened: the sign-in and
+// the list stay small.
+const EntryEditor = lazy(() => import('./editor/EntryEditor'));
+const Assets = lazy(() => import('./Assets'));
+
+export function App() {
+  const route = useRoute();
+  const me = useMe();
+  if (route.startsWith('/accept')) return <AcceptInvitation />;
+  if (me.isPending) return <p className="loading">Loading…</p>;
+  if (me.isError) return <p role="alert">The Studio could not reach the API: {me.error.message}</p>;
+  if (!me.data) return <SignIn />;
+  const entry = /^\/entries\/([^/?]+)/.exec(route);
+  const fresh = route.startsWith('/new?') ? new URLSearchParams(route.slice(5)) : null;
+  const current = route.startsWith('/assets') ? 'assets' : 'content';
+  return (
+    <Layout me={me.data} current={current}>
+      <Suspense fallback={<p className="loading">Loading…</p>}>
+        {entry ? (
+          <EntryEditor key={entry[1]} id={decodeURIComponent(entry[1])} me={me.data} />
+        ) : fresh ? (
+          <EntryEditor key={route} fresh={{ model: fresh.get('model') ?? '', siteId: fresh.get('site') ?? '' }} me={me.data} />
+        ) : current === 'assets' ? <Assets /> : <EntriesList me={me.data} />}
+      </Suspense>
+    </Layout>
+  );
+}

@@ -1,0 +1,98 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type DragEvent } from 'react';
+import { call, m } from './api';
+import { Pager } from './Pager';
+import { uploadAsset } from './upload';
+import { AssetDetail, type Asset } from './AssetDetail';
+
+
+interface Upload {
+  name: string;
+  progress: number;
+  error?: string;
+  done?: boolean;
+}
+
+/** A thumbnail only from this origin: the CSP lets the page load images from nowhere else. */
+const sameOrigin = (url: string | undefined) => !!url && new URL(url, location.href).origin === location.origin;
+
+/** The organization's media: a grid a page at a time, and uploads of many files (picked or dropped) with progress. */
+export default function Assets() {
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [over, setOver] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  const assets = useQuery({ queryKey: ['assets', page], queryFn: () => call<Asset[]>('GET', m(`/assets?pageIndex=${page}&pageSize=24`)) });
+  const info = assets.data?.resultInfo;
+
+  const upload = async (files: File[]) => {
+    const start = uploads.length;
+    setUploads((u) => [...u, ...files.map((f) => ({ name: f.name, progress: 0 }))]);
+    const set = (i: number, patch: Partial<Upload>) => setUploads((u) => u.map((x, j) => (j === start + i ? { ...x, ...patch } : x)));
+    // two at a time: many files finish sooner than one by one, without flooding the server
+    let next = 0;
+    const lane = async () => {
+      while (next < files.length) {
+        const i = next++;
+        try {
+          await uploadAsset(files[i], (p) => set(i, { progress: p }));
+          set(i, { progress: 1, done: true });
+        } catch (err) {
+          set(i, { error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    await qc.invalidateQueries({ queryKey: ['assets'] });
+  };
+
+  const drop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    void upload([...e.dataTransfer.files]);
+  };
+
+  return (
+    <main className="content">
+      <h1>Assets</h1>
+      <div className={`dropzone${over ? ' over' : ''}`} onDragOver={(e) => (e.preventDefault(), setOver(true))} onDragLeave={() => setOver(false)} onDrop={drop}>
+        <label>
+          Upload files
+          <input type="file" multiple onChange={(e) => (void upload([...(e.target.files ?? [])]), (e.target.value = ''))} />
+        </label>
+        <span className="muted">or drop them here</span>
+      </div>
+      {uploads.length > 0 && (
+        <ul className="uploads" aria-label="Uploads">
+          {uploads.map((u, i) => (
+            <li key={i}>
+              <span>{u.name}</span>
+              <progress max={1} value={u.progress} aria-label={`Upload of ${u.name}`} />
+              <span role="status">{u.error ? u.error : u.done ? 'Uploaded' : `${Math.round(u.progress * 100)}%`}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {assets.isError && <p role="alert">{assets.error.message}</p>}
+      {(() => {
+        const chosen = assets.data?.result.find((a) => a.id === open);
+        return chosen ? <AssetDetail key={chosen.id} asset={chosen} thumbnail={sameOrigin(chosen.url)} onClose={() => setOpen(null)} /> : null;
+      })()}
+      <ul className="asset-grid">
+        {(assets.data?.result ?? []).map((a) => (
+          <li key={a.id}>
+            {a.type === 'IMAGE' && sameOrigin(a.url) && <img src={a.url} alt={a.alt ?? ''} loading="lazy" />}
+            <span className="asset-type">{a.type}</span>
+            <button type="button" className="link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+              {a.title || a.fileName || a.id}
+            </button>
+            {a.alt && <span className="muted">{a.alt}</span>}
+          </li>
+        ))}
+      </ul>
+      {assets.data && assets.data.result.length === 0 && <p>No assets yet.</p>}
+      {info && info.totalPages > 1 && <Pager info={info} onPage={setPage} noun="assets" />}
+    </main>
+  );
+}
