@@ -1,9 +1,24 @@
 import { badRequest } from '../errors/index.js';
 import { MAX_OUTPUT_SIDE } from './limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
-import { encodeOps, NO_OPS } from './image-ops.js';
+import { cropProblem, encodeOps, NO_OPS } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
-import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, OutputFormat, ResizeMode, VideoFormat } from './types.js';
+import {
+  ROTATIONS,
+  type Asset,
+  type CropRect,
+  type Flip,
+  type FocalPoint,
+  type Gravity,
+  type ImageOps,
+  type ImagePresetOptions,
+  type Orientation,
+  type OutputFormat,
+  type ResizeMode,
+  type Rotation,
+  type SmartCrop,
+  type VideoFormat,
+} from './types.js';
 import { embedPath, filePath, imagePath } from './url-grammar.js';
 
 /** The API's `CmsAssetTransformation` input (GraphQL enums as their names; nulls allowed). */
@@ -27,6 +42,16 @@ export interface AssetTransformationInput {
   blur?: number | null;
   /** Sharpening, 1–10 (`sh_N`). */
   sharpen?: number | null;
+  /** A fill keeps the salient part (`g_attention`, `g_entropy`); the asset's focal point wins. */
+  smartCrop?: SmartCrop | null;
+  /** 90, 180 or 270 degrees clockwise (`ro_N`). */
+  rotate?: number | null;
+  flip?: Flip | null;
+  /** Fractions of the upright source (`c_x_y_w_h`). */
+  crop?: CropRect | null;
+  /** `#rrggbb` (`bg_rrggbb`). */
+  background?: string | null;
+  grayscale?: boolean | null;
 }
 
 /**
@@ -75,6 +100,10 @@ function focalPointFor(input: BuildAssetUrlInput): FocalPoint | undefined {
   return input.useFocalPoint ? (asset.focalPoint ?? undefined) : undefined;
 }
 
+const BACKGROUND = /^#[0-9a-fA-F]{6}$/;
+/** `#RRggbb` → `rrggbb`, the URL's form. */
+const backgroundKey = (b: string | null | undefined) => (b ? b.slice(1).toLowerCase() : undefined);
+
 /** Explicit transformation fields override the named preset's. */
 function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['presets']): ImageOps {
   const t = input.transformation ?? {};
@@ -85,6 +114,9 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     preset = found;
   }
   const upscale = t.upscale === true || undefined;
+  const smartCrop = t.smartCrop ?? preset.smartCrop;
+  // A focal point set by hand on the asset beats the smart crop's guess.
+  const focalPoint = focalPointFor(input) ?? (smartCrop ? (input.asset.focalPoint ?? undefined) : undefined);
   const size = scaledByDpr(t.width ?? preset.width, t.height ?? preset.height, t.dpr ?? 1, upscale ? undefined : input.asset);
   return {
     ...size,
@@ -96,7 +128,13 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     format: t.imageFormat && t.imageFormat !== 'AUTO' ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
     upscale,
     autoFormat: t.imageFormat === 'AUTO' || undefined,
-    focalPoint: focalPointFor(input),
+    focalPoint,
+    smartCrop,
+    rotate: ((t.rotate ?? undefined) as Rotation | undefined) ?? preset.rotate,
+    flip: t.flip ?? preset.flip,
+    crop: t.crop ?? preset.crop,
+    background: backgroundKey(t.background ?? preset.background),
+    grayscale: (t.grayscale ?? preset.grayscale) || undefined,
   };
 }
 
@@ -135,6 +173,14 @@ function checkRanges(t: AssetTransformationInput): void {
   }
   if (t.sharpen !== null && t.sharpen !== undefined && (!Number.isInteger(t.sharpen) || t.sharpen < 1 || t.sharpen > 10)) {
     throw badRequest('transformation.sharpen: must be an integer from 1 to 10.');
+  }
+  if (t.rotate !== null && t.rotate !== undefined && !(ROTATIONS as readonly number[]).includes(t.rotate)) {
+    throw badRequest('transformation.rotate: must be 90, 180 or 270 (degrees clockwise).');
+  }
+  const cropIssue = t.crop ? cropProblem(t.crop) : null;
+  if (cropIssue) throw badRequest(`transformation.crop: ${cropIssue}.`);
+  if (t.background !== null && t.background !== undefined && !BACKGROUND.test(t.background)) {
+    throw badRequest('transformation.background: must be a colour as #rrggbb.');
   }
   if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
     throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);

@@ -24,7 +24,7 @@ export async function admitMiss(deps: MissBudgetDeps, parts: ImagePathParts, sou
   const problem = size ? pixelBudgetProblem(size) : null;
   if (problem) throw badRequest(`Image operations: ${problem}.`);
 
-  const costMs = estimateTransformMs(parts.ops.format, source, size);
+  const costMs = estimateTransformMs(parts.ops.format, source, size, parts.ops);
   const share = deps.config.imageTransformShareMs;
   const hold = await deps.rateLimiter.hold(`img-share:${parts.orgId}`, costMs, share, holdMs);
   if (!hold) {

@@ -16,7 +16,8 @@ export interface RatioFocalPoint {
   focalPoint: FocalPoint;
 }
 
-export const RESIZE_MODES = ['FIT', 'FILL', 'AUTO'] as const;
+/** PAD: the whole image centred in the box, the rest filled with the background (letterbox). */
+export const RESIZE_MODES = ['FIT', 'FILL', 'AUTO', 'PAD'] as const;
 export type ResizeMode = (typeof RESIZE_MODES)[number];
 
 export const GRAVITIES = [
@@ -31,6 +32,25 @@ export const GRAVITIES = [
   'CENTER',
 ] as const;
 export type Gravity = (typeof GRAVITIES)[number];
+
+/** Saliency crops of libvips for a fill: AUTO is ATTENTION (skin tones, saturation, edges). */
+export const SMART_CROPS = ['AUTO', 'ATTENTION', 'ENTROPY'] as const;
+export type SmartCrop = (typeof SMART_CROPS)[number];
+
+/** HORIZONTAL mirrors left to right (sharp's flop), VERTICAL top to bottom (flip). */
+export const FLIPS = ['HORIZONTAL', 'VERTICAL', 'BOTH'] as const;
+export type Flip = (typeof FLIPS)[number];
+
+export const ROTATIONS = [90, 180, 270] as const;
+export type Rotation = (typeof ROTATIONS)[number];
+
+/** A rectangle as fractions (0–1) of the upright source, from its top-left corner. */
+export interface CropRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** Output formats a preset may choose; otherwise the source format is kept. */
 export const OUTPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif'] as const;
@@ -66,6 +86,16 @@ export interface ImageOps {
    * derivative of the format it got.
    */
   autoFormat?: boolean;
+  /** A fill without focal point keeps the most salient part the strategy finds. */
+  smartCrop?: SmartCrop;
+  /** Clockwise, after the EXIF orientation and the crop, before resizing. */
+  rotate?: Rotation;
+  flip?: Flip;
+  /** Cut out of the upright source before anything else. */
+  crop?: CropRect;
+  /** `rrggbb`, lowercase: PAD's fill and what transparency is flattened on for JPEG (white otherwise). */
+  background?: string;
+  grayscale?: boolean;
 }
 
 /** Options stored for an org's named image preset. */
@@ -76,6 +106,13 @@ export interface ImagePresetOptions {
   quality?: number;
   gravity?: Gravity;
   format?: OutputFormat;
+  smartCrop?: SmartCrop;
+  rotate?: Rotation;
+  flip?: Flip;
+  crop?: CropRect;
+  /** `#rrggbb`. */
+  background?: string;
+  grayscale?: boolean;
 }
 
 export interface ImagePreset {

@@ -12,7 +12,9 @@ import {
 import {
   CmsAssetType,
   CmsEntryStatus,
+  CmsImageFlip,
   CmsImageFormat,
+  CmsImageSmartCrop,
   CmsImageTransformationGravity,
   CmsImageTransformationResize,
   CmsOrderDirection,
@@ -289,6 +291,17 @@ export const CmsAssetFilter = tableFilter('CmsAssetFilter', {
 
 // --- asset URLs -----------------------------------------------------------------------------
 
+export const CmsImageCropRect = new GraphQLInputObjectType({
+  name: 'CmsImageCropRect',
+  description: 'Fractions 0 to 1 of the source from its top-left corner; the rectangle lies inside it.',
+  fields: {
+    x: { type: new GraphQLNonNull(GraphQLFloat) },
+    y: { type: new GraphQLNonNull(GraphQLFloat) },
+    width: { type: new GraphQLNonNull(GraphQLFloat) },
+    height: { type: new GraphQLNonNull(GraphQLFloat) },
+  },
+});
+
 export const CmsAssetTransformation = new GraphQLInputObjectType({
   name: 'CmsAssetTransformation',
   fields: {
@@ -311,5 +324,11 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
       type: GraphQLFloat,
       description: 'Device pixel ratio, 1 to 4: multiplies width and height by one factor, within the source (unless upscale) and 8,192 pixels.',
     },
+    smartCrop: { type: CmsImageSmartCrop, description: "With resize FILL: keep the most salient part (AUTO = ATTENTION); the asset's focal point, when set, wins." },
+    rotate: { type: GraphQLInt, description: 'Rotation clockwise: 90, 180 or 270 (after the EXIF orientation, which is always applied, and the crop).' },
+    flip: { type: CmsImageFlip },
+    crop: { type: CmsImageCropRect, description: 'A rectangle cut out of the upright source before anything else.' },
+    background: { type: GraphQLString, description: 'A colour as #rrggbb: the fill of resize PAD and what transparency is flattened on (JPEG: white by default).' },
+    grayscale: { type: GraphQLBoolean },
   },
 });
