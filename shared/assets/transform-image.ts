@@ -23,6 +23,12 @@ const CONTENT_TYPES: Record<OutputFormat, string> = {
 
 export const contentTypeOf = (f: OutputFormat): string => CONTENT_TYPES[f];
 
+/** The pipeline so far, run to raw pixels: what follows starts from its result. */
+async function rawPass(img: Sharp): Promise<Sharp> {
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+}
+
 /**
  * The crop rectangle, rotation and mirroring as a first pass to raw sRGB pixels: libvips
  * reorders operations inside one pipeline, so doing them apart keeps "crop, turn, then resize".
@@ -30,12 +36,8 @@ export const contentTypeOf = (f: OutputFormat): string => CONTENT_TYPES[f];
 async function reoriented(input: Buffer, open: SharpOptions, r: NonNullable<TransformPlan['reorient']>): Promise<Sharp> {
   let first = sharp(input, open);
   if (r.crop) first = first.extract(r.crop);
-  const { data, info } = await first.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-  let second = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
-  if (r.rotate) {
-    const turned = await second.rotate(r.rotate).raw().toBuffer({ resolveWithObject: true });
-    second = sharp(turned.data, { raw: { width: turned.info.width, height: turned.info.height, channels: turned.info.channels } });
-  }
+  let second = await rawPass(first.toColourspace('srgb'));
+  if (r.rotate) second = await rawPass(second.rotate(r.rotate));
   // sharp mirrors before it rotates within one pipeline: hence after the rotation's own pass.
   if (r.flip) second = second.flip();
   if (r.flop) second = second.flop();
@@ -64,14 +66,17 @@ export async function transformImage(
   if (plan.extract) img = img.extract(plan.extract);
   if (plan.resize) img = img.resize({ ...plan.resize });
   const background = ops.background ? `#${ops.background}` : undefined;
+  if (ops.blur !== undefined) img = img.blur(ops.blur / 2);
+  if (ops.sharpen !== undefined) img = img.sharpen({ sigma: ops.sharpen / 2 });
+  // The image is greyed, not the background it is padded or flattened on: libvips greys last in
+  // a pipeline, so with a background the grey takes a pass of its own.
+  // (its one grey band made three again, so that the background keeps its colour).
+  if (ops.grayscale) img = plan.extend || background ? await rawPass((await rawPass(img.grayscale())).toColourspace('srgb')) : img.grayscale();
   if (plan.extend) {
     // JPEG cannot be transparent: its letterbox is white unless a background is given.
     const fill = background ?? (plan.format === 'jpeg' ? '#ffffff' : { r: 0, g: 0, b: 0, alpha: 0 });
     img = img.ensureAlpha().extend({ ...plan.extend, background: fill });
   }
-  if (ops.blur !== undefined) img = img.blur(ops.blur / 2);
-  if (ops.sharpen !== undefined) img = img.sharpen({ sigma: ops.sharpen / 2 });
-  if (ops.grayscale) img = img.grayscale();
   img = img.toColourspace('srgb');
   if (background && plan.format !== 'jpeg' && !plan.extend) img = img.flatten({ background });
   switch (plan.format) {

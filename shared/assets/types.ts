@@ -62,11 +62,23 @@ export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 export const ORIENTATIONS = ['HORIZONTAL', 'VERTICAL'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
 
+/** Edits a URL, a preset and GraphQL's transformation carry alike. */
+export interface ImageEdits {
+  /** A fill without focal point keeps the most salient part the strategy finds. */
+  smartCrop?: SmartCrop;
+  /** Clockwise, after the EXIF orientation and the crop, before resizing. */
+  rotate?: Rotation;
+  flip?: Flip;
+  /** Cut out of the upright source before anything else. */
+  crop?: CropRect;
+  grayscale?: boolean;
+}
+
 /**
  * Normalized image operations: what a derivative URL carries and what the derivative key hashes.
  * Absent fields mean "keep": no resize, source format, default quality.
  */
-export interface ImageOps {
+export interface ImageOps extends ImageEdits {
   width?: number;
   height?: number;
   resize?: ResizeMode;
@@ -86,33 +98,20 @@ export interface ImageOps {
    * derivative of the format it got.
    */
   autoFormat?: boolean;
-  /** A fill without focal point keeps the most salient part the strategy finds. */
-  smartCrop?: SmartCrop;
-  /** Clockwise, after the EXIF orientation and the crop, before resizing. */
-  rotate?: Rotation;
-  flip?: Flip;
-  /** Cut out of the upright source before anything else. */
-  crop?: CropRect;
   /** `rrggbb`, lowercase: PAD's fill and what transparency is flattened on for JPEG (white otherwise). */
   background?: string;
-  grayscale?: boolean;
 }
 
 /** Options stored for an org's named image preset. */
-export interface ImagePresetOptions {
+export interface ImagePresetOptions extends ImageEdits {
   width?: number;
   height?: number;
   resize?: ResizeMode;
   quality?: number;
   gravity?: Gravity;
   format?: OutputFormat;
-  smartCrop?: SmartCrop;
-  rotate?: Rotation;
-  flip?: Flip;
-  crop?: CropRect;
   /** `#rrggbb`. */
   background?: string;
-  grayscale?: boolean;
 }
 
 export interface ImagePreset {

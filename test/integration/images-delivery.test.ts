@@ -74,6 +74,35 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(() => urlOf(mouse, { width: 90, sharpen: 0 })).toThrow('transformation.sharpen');
   });
 
+  it('smart crop and the everyday edits are served from their signed URLs; out of range is a 400', async () => {
+    const url = urlOf({ ...mouse, focalPoint: null }, { width: 120, height: 120, resize: 'PAD', rotate: 90, flip: 'HORIZONTAL', crop: { x: 0, y: 0, width: 0.5, height: 1 }, background: '#102030', grayscale: true });
+    expect(url).toMatch(/\/w_120,h_120,r_pad,c_0_0_0\.5_1,ro_90,fl_h,bg_102030,gs_1\.jpg$/);
+    const res = await get(url);
+    expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(await sharp(body).metadata()).toMatchObject({ format: 'jpeg', width: 120, height: 120 });
+    // the left half (1920×2400) turned is 2400×1920: 120×96 with 12 rows of background above
+    const { data } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
+    expect(Math.abs(data[0] - 0x10) + Math.abs(data[1] - 0x20) + Math.abs(data[2] - 0x30)).toBeLessThan(12);
+    const smart = await get(urlOf({ ...mouse, focalPoint: null }, { width: 100, height: 300, resize: 'FILL', smartCrop: 'AUTO' }));
+    expect(smart.status).toBe(200);
+    expect(await sharp(Buffer.from(await smart.arrayBuffer())).metadata()).toMatchObject({ width: 100, height: 300 });
+    const signed = (ops: string) => `${org.orgId}/${mouse.id}/${mouse.versionId}/${ops}.jpg`;
+    for (const [ops, key] of [
+      ['ro_45', '"ro"'],
+      ['c_0.5_0_0.6_1', '"c"'],
+      ['fl_x', '"fl"'],
+      ['bg_red', '"bg"'],
+      ['g_faces', '"g"'],
+    ]) {
+      const bad = await app.json(`/img/${signPath(app.services.secrets.signing, `img/${signed(ops)}`)}/${signed(ops)}`);
+      expect(bad.status, ops).toBe(400);
+      expect(bad.body.errors.join(' ')).toContain(key);
+    }
+    // and unsigned, a valid edit is refused like any other change to the path
+    expect((await get(url.replace('ro_90', 'ro_180'))).status).toBe(403);
+  });
+
   it('imageFormat AUTO: AVIF, WebP or the source format by Accept, with Vary: Accept; each stored once', async () => {
     const url = urlOf(mouse, { width: 120, imageFormat: 'AUTO' });
     expect(url).toMatch(/,f_auto\.jpg$/);
