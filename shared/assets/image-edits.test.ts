@@ -98,6 +98,14 @@ describe('everyday edits against raw sharp', () => {
     expect(Array.from(r.data.subarray((199 * 200 + 100) * 3, (199 * 200 + 100) * 3 + 3))).toEqual([255, 0, 0]);
   });
 
+  it('greys the image, not the background it is padded on', async () => {
+    const grey = await sharp(src).grayscale().toColourspace('srgb').png().toBuffer();
+    const expected = await sharp(grey).resize({ width: 200, height: 200, fit: 'contain', background: '#ff0000' }).png().toBuffer();
+    const out = await run(src, { width: 200, height: 200, resize: 'PAD', background: 'ff0000', grayscale: true });
+    await expectClose(out, expected);
+    expect(Array.from((await raw(out)).data.subarray(0, 3))).toEqual([255, 0, 0]);
+  });
+
   it('PAD without a background is transparent in PNG and white in JPEG', async () => {
     const png = await run(src, { width: 200, height: 200, resize: 'PAD' });
     const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
