@@ -1,7 +1,7 @@
 import { badRequest } from '../errors/index.js';
 import { MAX_OUTPUT_SIDE } from './limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
-import { cropProblem, encodeOps, NO_OPS } from './image-ops.js';
+import { cropProblem, encodeOps, NO_OPS, overlayProblem } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
 import {
   ROTATIONS,
@@ -52,7 +52,20 @@ export interface AssetTransformationInput {
   /** `#rrggbb` (`bg_rrggbb`). */
   background?: string | null;
   grayscale?: boolean | null;
+  /** Another image asset of the organization over the result (`o_…`). */
+  overlay?: OverlayInput | null;
 }
+
+/** `CmsImageOverlay`: gravity SOUTH_EAST, opacity 1 and scale 0.25 of the base's width by default. */
+export interface OverlayInput {
+  assetId: string;
+  gravity?: Gravity | null;
+  opacity?: number | null;
+  scale?: number | null;
+}
+
+/** The overlay's asset as the caller found it in the organization (null: not there). */
+export type OverlayAsset = Pick<Asset, 'id' | 'versionId' | 'type' | 'contentType'>;
 
 /**
  * `CmsImageFormat`: AUTO (each request's `Accept` picks AVIF, WebP or the source's format: the
@@ -78,6 +91,8 @@ export interface BuildAssetUrlInput {
   useFocalPoint?: boolean | null;
   /** `CmsMedia.url(focalPointRatio)`: crop around the focal point stored for this ratio. */
   focalPointRatio?: string | null;
+  /** The asset `transformation.overlay.assetId` names, looked up in the organization. */
+  overlayAsset?: OverlayAsset | null;
 }
 
 export interface BuildAssetUrlContext {
@@ -103,6 +118,13 @@ function focalPointFor(input: BuildAssetUrlInput): FocalPoint | undefined {
 const BACKGROUND = /^#[0-9a-fA-F]{6}$/;
 /** `#RRggbb` → `rrggbb`, the URL's form. */
 const backgroundKey = (b: string | null | undefined) => (b ? b.slice(1).toLowerCase() : undefined);
+
+function overlayOf(o: OverlayInput, asset: OverlayAsset | null | undefined): ImageOps['overlay'] {
+  if (!asset || asset.id !== o.assetId || asset.type !== 'IMAGE' || !isTransformable(asset.contentType)) {
+    throw badRequest(`transformation.overlay.assetId: no image asset "${o.assetId}" in this organization.`);
+  }
+  return { assetId: asset.id, versionId: asset.versionId, gravity: o.gravity ?? 'SOUTH_EAST', opacity: o.opacity ?? 1, scale: o.scale ?? 0.25 };
+}
 
 /** Explicit transformation fields override the named preset's. */
 function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['presets']): ImageOps {
@@ -135,6 +157,7 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     crop: t.crop ?? preset.crop,
     background: backgroundKey(t.background ?? preset.background),
     grayscale: (t.grayscale ?? preset.grayscale) || undefined,
+    overlay: t.overlay ? overlayOf(t.overlay, input.overlayAsset) : undefined,
   };
 }
 
@@ -182,6 +205,8 @@ function checkRanges(t: AssetTransformationInput): void {
   if (t.background !== null && t.background !== undefined && !BACKGROUND.test(t.background)) {
     throw badRequest('transformation.background: must be a colour as #rrggbb.');
   }
+  const overlayIssue = t.overlay ? overlayProblem({ opacity: t.overlay.opacity ?? 1, scale: t.overlay.scale ?? 0.25 }) : null;
+  if (overlayIssue) throw badRequest(`transformation.overlay: ${overlayIssue}.`);
   if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
     throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);
   }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { probeImage } from './probe-image.js';
 import { transformImage } from './transform-image.js';
 import type { ImageOps, OutputFormat } from './types.js';
 
@@ -132,6 +133,26 @@ describe('everyday edits against raw sharp', () => {
     // with a rotation on top of it
     const turned = await run(stored, { rotate: 180 });
     await expectClose(turned, await sharp(src).rotate(180).png().toBuffer(), 4);
+  });
+});
+
+describe('overlays against raw sharp', () => {
+  it('draws the overlay scaled, at its gravity and opacity, over the resized image', async () => {
+    const base = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
+    const logo = await sharp(await fixture('goldfish.png')).resize(364).png().toBuffer();
+    const header = await probeImage(logo);
+    const out = await transformImage(base, { width: 240, overlay: { assetId: 'a', versionId: 'v', gravity: 'NORTH_WEST', opacity: 0.5, scale: 0.5 }, format: 'png' }, { overlay: { input: logo, header } });
+    // reference: the base at 240 wide, the logo at 120 wide with its alpha halved, over the top-left corner
+    const small = await sharp(logo).resize({ width: 120 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    for (let i = 3; i < small.data.length; i += 4) small.data[i] = Math.round(small.data[i] * 0.5);
+    const expected = await sharp(await sharp(base).resize({ width: 240 }).png().toBuffer())
+      .composite([{ input: small.data, raw: { width: small.info.width, height: small.info.height, channels: 4 }, left: 0, top: 0 }])
+      .png()
+      .toBuffer();
+    await expectClose(out.data, expected);
+    // the same logo at the opposite corner is another picture
+    const elsewhere = await transformImage(base, { width: 240, overlay: { assetId: 'a', versionId: 'v', gravity: 'SOUTH_EAST', opacity: 0.5, scale: 0.5 }, format: 'png' }, { overlay: { input: logo, header } });
+    expect((await difference(elsewhere.data, expected)).mean).toBeGreaterThan(3);
   });
 });
 

@@ -129,6 +129,16 @@ describe('image operations text form', () => {
     }
   });
 
+  it('an overlay comes after gs, its ids last (they may hold "_"), and round-trips', () => {
+    const overlay = { assetId: 'logo_1-a', versionId: 'v_9', gravity: 'NORTH_WEST' as const, opacity: 0.5, scale: 0.2 };
+    const text = encodeOps({ width: 300, grayscale: true, overlay, autoFormat: true });
+    expect(text).toBe('w_300,gs_1,o_nw_0.5_0.2_logo_1-a.v_9,f_auto');
+    expect(parseOps(text, 'jpg').overlay).toEqual(overlay);
+    for (const bad of ['o_up_0.5_0.2_a.v', 'o_nw_0_0.2_a.v', 'o_nw_0.5_1.5_a.v', 'o_nw_0.5_0.2_a', 'o_nw_0.5_0.2_a.v.w', 'o_nw_0.5_0.2_a$.v', 'o_nw_0.5']) {
+      expect(() => parseOps(bad, 'jpg'), bad).toThrow('"o"');
+    }
+  });
+
   it('rejects unknown extensions', () => {
     expect(() => parseOps('w_10', 'bmp')).toThrow(/format/);
   });

@@ -11,6 +11,7 @@ import {
   type FocalPoint,
   type Gravity,
   type ImageOps,
+  type ImageOverlay,
   type OutputFormat,
   type ResizeMode,
   type Rotation,
@@ -43,6 +44,27 @@ const roundFp = (v: number): number => Math.round(v * 10_000) / 10_000;
 const SMART_CROP_KEYS = SMART_CROPS.map((c) => c.toLowerCase());
 const FLIP_KEYS: Record<Flip, string> = { HORIZONTAL: 'h', VERTICAL: 'v', BOTH: 'hv' };
 const FULL = 10_000;
+const GRAVITY_KEYS: Record<Gravity, string> = {
+  NORTH: 'n',
+  SOUTH: 's',
+  EAST: 'e',
+  WEST: 'w',
+  NORTH_EAST: 'ne',
+  NORTH_WEST: 'nw',
+  SOUTH_EAST: 'se',
+  SOUTH_WEST: 'sw',
+  CENTER: 'c',
+};
+const OVERLAY_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Why an overlay's numbers are refused, or null: opacity and scale above 0, at most 1. */
+export function overlayProblem(o: Pick<ImageOverlay, 'opacity' | 'scale'>): string | null {
+  for (const k of ['opacity', 'scale'] as const) {
+    const v = o[k];
+    if (!Number.isFinite(v) || Math.round(v * FULL) <= 0 || v > 1) return `${k} must be a number above 0 and at most 1`;
+  }
+  return null;
+}
 
 /** A crop rounded to 4 decimals, or undefined when it keeps the whole image. */
 function normalCrop(c: CropRect | undefined): CropRect | undefined {
@@ -86,6 +108,7 @@ export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
   if (ops.flip !== undefined) out.flip = ops.flip;
   if (ops.background !== undefined) out.background = ops.background.toLowerCase();
   if (ops.grayscale) out.grayscale = true;
+  if (ops.overlay) out.overlay = { ...ops.overlay, opacity: roundFp(ops.overlay.opacity), scale: roundFp(ops.overlay.scale) };
   if (ops.autoFormat) out.autoFormat = true;
   return out;
 }
@@ -108,11 +131,12 @@ export function encodeOps(ops: ImageOps): string {
   if (n.flip !== undefined) parts.push(`fl_${FLIP_KEYS[n.flip]}`);
   if (n.background !== undefined) parts.push(`bg_${n.background}`);
   if (n.grayscale) parts.push('gs_1');
+  if (n.overlay) parts.push(`o_${GRAVITY_KEYS[n.overlay.gravity]}_${n.overlay.opacity}_${n.overlay.scale}_${n.overlay.assetId}.${n.overlay.versionId}`);
   if (n.autoFormat) parts.push('f_auto');
   return parts.length === 0 ? NO_OPS : parts.join(',');
 }
 
-const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'bl', 'sh', 'up', 'c', 'ro', 'fl', 'bg', 'gs', 'f'] as const;
+const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'bl', 'sh', 'up', 'c', 'ro', 'fl', 'bg', 'gs', 'o', 'f'] as const;
 type OpKey = (typeof ORDER)[number];
 
 function parseIntIn(raw: string, key: string, min: number, max: number): number {
@@ -125,6 +149,20 @@ function parseIntIn(raw: string, key: string, min: number, max: number): number 
 function parseFraction(raw: string, key = 'fp'): number {
   if (!/^(0(\.[0-9]{1,4})?|1(\.0{1,4})?)$/.test(raw)) throw badRequest(`Image operation "${key}": coordinates must be numbers from 0 to 1 with at most 4 decimals.`);
   return Number(raw);
+}
+
+/** `o_{gravity}_{opacity}_{scale}_{assetId}.{versionId}`: ids may hold `_`, hence last. */
+function parseOverlay(value: string): ImageOverlay {
+  const [g, opacity, scale, ...rest] = value.split('_');
+  const [assetId, versionId, extra] = rest.join('_').split('.');
+  const gravity = (Object.keys(GRAVITY_KEYS) as Gravity[]).find((k) => GRAVITY_KEYS[k] === g);
+  if (!gravity || !assetId || !versionId || extra !== undefined || !OVERLAY_ID.test(assetId) || !OVERLAY_ID.test(versionId)) {
+    throw badRequest('Image operation "o": expected o_<gravity: n, s, e, w, ne, nw, se, sw, c>_<opacity>_<scale>_<assetId>.<versionId>.');
+  }
+  const o = { assetId, versionId, gravity, opacity: parseFraction(opacity ?? '', 'o'), scale: parseFraction(scale ?? '', 'o') };
+  const problem = overlayProblem(o);
+  if (problem) throw badRequest(`Image operation "o": ${problem}.`);
+  return o;
 }
 
 /** Parses the text form; anything malformed, repeated or out of order is a 400 naming the operation. */
@@ -212,6 +250,9 @@ export function parseOps(text: string, ext: string): ImageOps {
       case 'gs':
         if (value !== '1') throw badRequest('Image operation "gs": the only value is gs_1.');
         ops.grayscale = true;
+        break;
+      case 'o':
+        ops.overlay = parseOverlay(value);
         break;
       case 'f':
         if (value !== 'auto') throw badRequest('Image operation "f": the only value is f_auto (a fixed format is the extension).');

@@ -25,5 +25,8 @@ describe('estimateTransformMs', () => {
     expect(estimateTransformMs('jpeg', photo, thumb, { flip: 'BOTH' })).toBe(plain + 200);
     expect(estimateTransformMs('jpeg', photo, thumb, { crop: { x: 0, y: 0, width: 0.5, height: 0.5 }, rotate: 90 })).toBe(plain + 500);
     expect(estimateTransformMs('jpeg', photo, thumb, { grayscale: true, background: 'ffffff' })).toBe(plain);
+    const overlay = { assetId: 'a', versionId: 'v', gravity: 'SOUTH_EAST' as const, opacity: 1, scale: 0.25 };
+    expect(estimateTransformMs('jpeg', photo, thumb, { overlay }, { width: 2000, height: 1000 })).toBe(plain + 20 + 20);
+    expect(estimateTransformMs('jpeg', photo, thumb, { overlay }, null)).toBe(plain + 20 + 10);
   });
 });

@@ -31,12 +31,15 @@ const FIXED_MS = 20;
 /**
  * What a transform is estimated to cost in worker time, in whole milliseconds: the source's
  * decode plus the output's encode by format, so a 49-megapixel AVIF counts about thirty times a
- * JPEG of the same size; smart crops, crop rectangles, rotations and mirroring add their passes.
+ * JPEG of the same size; smart crops, crop rectangles, rotations and mirroring add their passes,
+ * an overlay its read and decode.
  * An unknown source size counts as a megapixel.
  */
-export function estimateTransformMs(format: OutputFormat, source: Size | null, output: Size | null, ops: ImageOps = {}): number {
+export function estimateTransformMs(format: OutputFormat, source: Size | null, output: Size | null, ops: ImageOps = {}, overlay: Size | null = null): number {
   const megapixels = (s: Size | null) => (s ? (s.width * s.height) / 1_000_000 : 1);
   const reorient = (ops.crop || ops.rotate || ops.flip ? REORIENT_MS_PER_MEGAPIXEL : 0) + (ops.rotate ? ROTATE_MS_PER_MEGAPIXEL : 0);
   const smart = ops.smartCrop ? SMART_CROP_MS_PER_MEGAPIXEL : 0;
-  return Math.ceil(FIXED_MS + (DECODE_MS_PER_MEGAPIXEL + reorient + smart) * megapixels(source) + ENCODE_MS_PER_MEGAPIXEL[format] * megapixels(output ?? source));
+  // An overlay is decoded like the base (unknown size: a megapixel) and read from storage too.
+  const layer = ops.overlay ? FIXED_MS + DECODE_MS_PER_MEGAPIXEL * megapixels(overlay) : 0;
+  return Math.ceil(FIXED_MS + layer + (DECODE_MS_PER_MEGAPIXEL + reorient + smart) * megapixels(source) + ENCODE_MS_PER_MEGAPIXEL[format] * megapixels(output ?? source));
 }

@@ -1,9 +1,9 @@
-import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import sharp, { type OverlayOptions, type Sharp, type SharpOptions } from 'sharp';
 import { MAX_INPUT_PIXELS } from './limits.js';
 import { probeImage, type ImageHeader } from './probe-image.js';
-import { outputSize, pixelBudgetProblem, planTransform, type TransformPlan } from './transform-plan.js';
+import { outputSize, pixelBudgetProblem, planTransform, SHARP_GRAVITY, type TransformPlan } from './transform-plan.js';
 import { unprocessable } from '../errors/index.js';
-import type { ImageOps, OutputFormat } from './types.js';
+import type { ImageOps, ImageOverlay, OutputFormat } from './types.js';
 
 export interface TransformedImage {
   data: Buffer;
@@ -29,6 +29,21 @@ async function rawPass(img: Sharp): Promise<Sharp> {
   return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
 }
 
+/** The overlay at its size and opacity, as a composite layer placed by its gravity. */
+async function overlayLayer(source: { input: Buffer; header: ImageHeader }, o: ImageOverlay, base: { width: number; height: number }, open: SharpOptions): Promise<OverlayOptions> {
+  const problem = source.header.width * source.header.height > MAX_INPUT_PIXELS ? 'the overlay image is over the input pixel limit' : null;
+  if (problem) throw unprocessable(`Image operations: ${problem}.`);
+  const width = Math.max(1, Math.round(o.scale * base.width));
+  const { data, info } = await sharp(source.input, open)
+    .resize({ width, height: base.height, fit: 'inside' })
+    .toColourspace('srgb')
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (o.opacity < 1) for (let i = 3; i < data.length; i += 4) data[i] = Math.round(data[i] * o.opacity);
+  return { input: data, raw: { width: info.width, height: info.height, channels: 4 }, gravity: SHARP_GRAVITY[o.gravity] };
+}
+
 /**
  * The crop rectangle, rotation and mirroring as a first pass to raw sRGB pixels: libvips
  * reorders operations inside one pipeline, so doing them apart keeps "crop, turn, then resize".
@@ -52,7 +67,7 @@ async function reoriented(input: Buffer, open: SharpOptions, r: NonNullable<Tran
 export async function transformImage(
   input: Buffer,
   ops: ImageOps & { format: OutputFormat },
-  options: { timeoutSeconds?: number; header?: ImageHeader } = {},
+  options: { timeoutSeconds?: number; header?: ImageHeader; overlay?: { input: Buffer; header: ImageHeader } } = {},
 ): Promise<TransformedImage> {
   // A header probed before (by the caller, for this very input) is not probed again.
   const header = options.header ?? (await probeImage(input));
@@ -71,11 +86,15 @@ export async function transformImage(
   // The image is greyed, not the background it is padded or flattened on: libvips greys last in
   // a pipeline, so with a background the grey takes a pass of its own.
   // (its one grey band made three again, so that the background keeps its colour).
-  if (ops.grayscale) img = plan.extend || background ? await rawPass((await rawPass(img.grayscale())).toColourspace('srgb')) : img.grayscale();
+  if (ops.grayscale) img = plan.extend || background || ops.overlay ? await rawPass((await rawPass(img.grayscale())).toColourspace('srgb')) : img.grayscale();
   if (plan.extend) {
     // JPEG cannot be transparent: its letterbox is white unless a background is given.
     const fill = background ?? (plan.format === 'jpeg' ? '#ffffff' : { r: 0, g: 0, b: 0, alpha: 0 });
     img = img.ensureAlpha().extend({ ...plan.extend, background: fill });
+  }
+  if (ops.overlay) {
+    if (!options.overlay) throw new Error('An overlay was asked for without its image.');
+    img = img.composite([await overlayLayer(options.overlay, ops.overlay, outputSize(ops, header), open)]);
   }
   img = img.toColourspace('srgb');
   if (background && plan.format !== 'jpeg' && !plan.extend) img = img.flatten({ background });

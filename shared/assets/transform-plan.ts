@@ -20,7 +20,7 @@ export interface TransformPlan {
   quality: number;
 }
 
-const SHARP_GRAVITY: Record<Gravity, string> = {
+export const SHARP_GRAVITY: Record<Gravity, string> = {
   NORTH: 'north',
   SOUTH: 'south',
   EAST: 'east',

@@ -62,6 +62,19 @@ export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 export const ORIENTATIONS = ['HORIZONTAL', 'VERTICAL'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
 
+/**
+ * Another image asset of the same organization drawn over the result, touching the edges its
+ * gravity names, `scale` × the result's width wide (its shape kept), at `opacity`.
+ */
+export interface ImageOverlay {
+  assetId: string;
+  /** The overlay's version: a replaced overlay gives new URLs, as a replaced asset does. */
+  versionId: string;
+  gravity: Gravity;
+  opacity: number;
+  scale: number;
+}
+
 /** Edits a URL, a preset and GraphQL's transformation carry alike. */
 export interface ImageEdits {
   /** A fill without focal point keeps the most salient part the strategy finds. */
@@ -100,6 +113,7 @@ export interface ImageOps extends ImageEdits {
   autoFormat?: boolean;
   /** `rrggbb`, lowercase: PAD's fill and what transparency is flattened on for JPEG (white otherwise). */
   background?: string;
+  overlay?: ImageOverlay;
 }
 
 /** Options stored for an org's named image preset. */

@@ -531,6 +531,16 @@ describe('media and assets', () => {
       const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, ${input}}) } }`);
       expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
     }
+    const overlaid = await o.d(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: {assetId: "${img}", gravity: NORTH, opacity: 0.5, scale: 0.5}}) } }`);
+    expect(overlaid.cmsAsset.url).toMatch(new RegExp(`/w_64,o_n_0\\.5_0\\.5_${img}\\.[A-Za-z0-9_-]+\\.png$`));
+    for (const [input, field] of [
+      ['{assetId: "not-here"}', 'transformation.overlay.assetId'],
+      [`{assetId: "${img}", opacity: 2}`, 'transformation.overlay: opacity'],
+      [`{assetId: "${img}", scale: 0}`, 'transformation.overlay: scale'],
+    ]) {
+      const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: ${input}}) } }`);
+      expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
+    }
     const notACrop = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {smartCrop: FACES}) } }`);
     expect(notACrop.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });

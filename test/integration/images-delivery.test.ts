@@ -31,7 +31,7 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(res.status).toBe(201);
     return { ...res.body.result, posterKey: res.body.result.hasExtractedPoster ? "extracted" : null } as UrlAsset & { url: string; size: number };
   };
-  const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean } = {}) =>
+  const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean; overlayAsset?: UrlAsset } = {}) =>
     buildAssetUrl({ asset, orgId: org.orgId, transformation, ...extra }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: presets as never })!;
   const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
   const transforms = async () => (await app.services.metrics.imageTransforms.get()).values.reduce((sum, v) => sum + v.value, 0);
@@ -101,6 +101,30 @@ describe('image delivery: /img derivatives and /files originals', () => {
     }
     // and unsigned, a valid edit is refused like any other change to the path
     expect((await get(url.replace('ro_90', 'ro_180'))).status).toBe(403);
+  });
+
+  it('an overlay of another image asset of the organization is drawn; another organization\'s is refused', async () => {
+    const url = urlOf(mouse, { width: 200, overlay: { assetId: fish.id, gravity: 'SOUTH_EAST', opacity: 0.8, scale: 0.3 } }, { overlayAsset: fish });
+    expect(url).toMatch(new RegExp(`/w_200,o_se_0\\.8_0\\.3_${fish.id}\\.${fish.versionId}\\.jpg$`));
+    const res = await get(url);
+    expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const plain = Buffer.from(await (await get(urlOf(mouse, { width: 200 }))).arrayBuffer());
+    const drawn = Buffer.from(await res.arrayBuffer());
+    // bottom-right corner changed, top-left not
+    const [a, b] = await Promise.all([plain, drawn].map((x) => sharp(x).raw().toBuffer({ resolveWithObject: true })));
+    const at = (d: Buffer, x: number, y: number) => d.subarray((y * 200 + x) * 3, (y * 200 + x) * 3 + 3);
+    const diff = (x: number, y: number) => at(a.data, x, y).reduce((sum, v, i) => sum + Math.abs(v - at(b.data, x, y)[i]), 0);
+    expect(diff(5, 5)).toBeLessThan(15);
+    expect(Math.max(diff(190, a.info.height - 10), diff(180, a.info.height - 20), diff(170, a.info.height - 5))).toBeGreaterThan(30);
+    // through GraphQL's builder: an asset the organization does not have is refused
+    expect(() => urlOf(mouse, { width: 200, overlay: { assetId: 'nope' } })).toThrow('transformation.overlay.assetId');
+    expect(() => urlOf(mouse, { width: 200, overlay: { assetId: fish.id, opacity: 0 } }, { overlayAsset: fish })).toThrow('transformation.overlay: opacity');
+    // signed by hand with another organization's asset: not found in this organization
+    const other = await app.createOrg();
+    const theirs = await app.json('/management/v1/assets', { method: 'POST', token: other.manageToken, rawBody: new Uint8Array(await fixture('goldfish.png')) });
+    const rest = `${org.orgId}/${mouse.id}/${mouse.versionId}/w_200,o_se_1_0.3_${theirs.body.result.id}.${theirs.body.result.versionId}.jpg`;
+    const refused = await get(`${app.baseUrl}/img/${signPath(app.services.secrets.signing, `img/${rest}`)}/${rest}`);
+    expect(refused.status).toBe(404);
   });
 
   it('imageFormat AUTO: AVIF, WebP or the source format by Accept, with Vary: Accept; each stored once', async () => {

@@ -310,7 +310,9 @@ describe('built-in types', () => {
       crop: 'CmsImageCropRect',
       background: 'String',
       grayscale: 'Boolean',
+      overlay: 'CmsImageOverlay',
     });
+    expect(fieldsOf(schema, 'CmsImageOverlay')).toEqual({ assetId: 'String!', gravity: 'CmsImageTransformationGravity', opacity: 'Float', scale: 'Float' });
     expect(fieldsOf(schema, 'CmsImageCropRect')).toEqual({ x: 'Float!', y: 'Float!', width: 'Float!', height: 'Float!' });
     expect(enumValues('CmsImageSmartCrop')).toEqual(['AUTO', 'ATTENTION', 'ENTROPY']);
     expect(enumValues('CmsImageFlip')).toEqual(['HORIZONTAL', 'VERTICAL', 'BOTH']);

@@ -302,6 +302,17 @@ export const CmsImageCropRect = new GraphQLInputObjectType({
   },
 });
 
+export const CmsImageOverlay = new GraphQLInputObjectType({
+  name: 'CmsImageOverlay',
+  description: 'Placed by gravity (default SOUTH_EAST), touching the edges it names; scale: its width as a fraction of the result (default 0.25); opacity 0 to 1 (default 1).',
+  fields: {
+    assetId: { type: new GraphQLNonNull(GraphQLString) },
+    gravity: { type: CmsImageTransformationGravity },
+    opacity: { type: GraphQLFloat },
+    scale: { type: GraphQLFloat },
+  },
+});
+
 export const CmsAssetTransformation = new GraphQLInputObjectType({
   name: 'CmsAssetTransformation',
   fields: {
@@ -330,5 +341,6 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
     crop: { type: CmsImageCropRect, description: 'A rectangle cut out of the upright source before anything else.' },
     background: { type: GraphQLString, description: 'A colour as #rrggbb: the fill of resize PAD and what transparency is flattened on (JPEG: white by default).' },
     grayscale: { type: GraphQLBoolean },
+    overlay: { type: CmsImageOverlay, description: 'Another image asset of the organization drawn over the result (a watermark, a logo).' },
   },
 });
