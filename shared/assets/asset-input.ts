@@ -91,6 +91,15 @@ export const presetInputSchema = z
       .optional(),
     background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb').optional(),
     grayscale: z.boolean('must be true or false').optional(),
+    overlay: z
+      .object({
+        assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id'),
+        gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
+        opacity: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+        scale: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

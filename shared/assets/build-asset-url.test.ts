@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildAssetUrl, buildSrcSet, type UrlAsset } from './build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, overlayAssetIdOf, type UrlAsset } from './build-asset-url.js';
 import type { ImagePresetOptions } from './types.js';
 import { parseImagePath } from './url-grammar.js';
 
@@ -130,6 +130,15 @@ describe('buildAssetUrl', () => {
       flip: 'HORIZONTAL',
       background: '00ff00',
     });
+  });
+
+  it('a preset\'s overlay is every derivative\'s watermark unless the transformation names its own', () => {
+    const logo = { id: 'logo', versionId: 'lv1', type: 'IMAGE' as const, contentType: 'image/png' };
+    const marked = { ...ctx, presets: new Map<string, ImagePresetOptions>([['marked', { width: 300, overlay: { assetId: 'logo', opacity: 0.5 } }]]) };
+    expect(overlayAssetIdOf({ preset: 'marked' }, marked.presets)).toBe('logo');
+    expect(overlayAssetIdOf({ preset: 'marked', overlay: { assetId: 'other' } }, marked.presets)).toBe('other');
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'marked' }, overlayAsset: logo }, marked)).toMatch(/\/w_300,o_se_0\.5_0\.25_logo\.lv1\.jpg$/);
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'marked' } }, marked)).toThrow('transformation.overlay.assetId');
   });
 
   it.each([

@@ -56,6 +56,11 @@ export interface AssetTransformationInput {
   overlay?: OverlayInput | null;
 }
 
+/** The overlay a transformation asks for: its own, else its preset's (the caller looks that asset up). */
+export function overlayAssetIdOf(t: AssetTransformationInput | null | undefined, presets: ReadonlyMap<string, ImagePresetOptions>): string | undefined {
+  return t?.overlay?.assetId ?? (t?.preset ? presets.get(t.preset)?.overlay?.assetId : undefined);
+}
+
 /** `CmsImageOverlay`: gravity SOUTH_EAST, opacity 1 and scale 0.25 of the base's width by default. */
 export interface OverlayInput {
   assetId: string;
@@ -157,7 +162,7 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     crop: t.crop ?? preset.crop,
     background: backgroundKey(t.background ?? preset.background),
     grayscale: (t.grayscale ?? preset.grayscale) || undefined,
-    overlay: t.overlay ? overlayOf(t.overlay, input.overlayAsset) : undefined,
+    overlay: (t.overlay ?? preset.overlay) ? overlayOf((t.overlay ?? preset.overlay)!, input.overlayAsset) : undefined,
   };
 }
 

@@ -126,6 +126,8 @@ export interface ImagePresetOptions extends ImageEdits {
   format?: OutputFormat;
   /** `#rrggbb`. */
   background?: string;
+  /** A watermark every derivative of the preset carries (unless the transformation names its own). */
+  overlay?: { assetId: string; gravity?: Gravity; opacity?: number; scale?: number };
 }
 
 export interface ImagePreset {

@@ -49,6 +49,18 @@ const presetOptions = {
     },
     background: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', description: 'Fill of resize PAD and of transparency flattened (JPEG: white by default).' },
     grayscale: { type: 'boolean' },
+    overlay: {
+      type: 'object',
+      required: ['assetId'],
+      additionalProperties: false,
+      description: "A watermark: an image asset of the organization over every derivative of the preset (unless a transformation names its own). It must exist when a URL is built.",
+      properties: {
+        assetId: { type: 'string' },
+        gravity: { type: 'string', enum: ['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER'], description: 'Default SOUTH_EAST.' },
+        opacity: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Default 1.' },
+        scale: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: "Its width as a fraction of the result's; default 0.25." },
+      },
+    },
   },
 };
 const tag = { tags: ['assets'], 'x-scope': 'manage' as const };

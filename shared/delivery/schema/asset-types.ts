@@ -1,5 +1,5 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import { buildAssetUrl, buildSrcSet, type AssetTransformationInput, type BuildAssetUrlContext, type BuildAssetUrlInput } from '../../assets/build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, overlayAssetIdOf, type AssetTransformationInput, type BuildAssetUrlContext, type BuildAssetUrlInput } from '../../assets/build-asset-url.js';
 import type { AssetType, ImagePresetOptions } from '../../assets/types.js';
 import type { AssetRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
@@ -24,7 +24,7 @@ type UrlArgs = { transformation?: AssetTransformationInput | null; useFocalPoint
 /** What the URL builder needs of an asset row and the request. */
 async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promise<[BuildAssetUrlInput, BuildAssetUrlContext]> {
   const presets = args.transformation?.preset ? ((await ctx.loaders.presets()) as Map<string, ImagePresetOptions>) : new Map<string, ImagePresetOptions>();
-  const overlayId = args.transformation?.overlay?.assetId;
+  const overlayId = overlayAssetIdOf(args.transformation, presets);
   const overlayRow = overlayId ? await ctx.loaders.asset.load(overlayId) : null;
   return [
     {
