@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES } from './types.js';
+import { cropProblem } from './image-ops.js';
+import { FLIPS, GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES, ROTATIONS, SMART_CROPS } from './types.js';
 
 /** Input schemas of the management asset and preset routes (body and query); every error names its field. */
 
@@ -77,6 +78,28 @@ export const presetInputSchema = z
     quality: int(1, 100).optional(),
     gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
     format: anyCase(z.enum(OUTPUT_FORMATS, `must be one of ${OUTPUT_FORMATS.join(', ')} (any case)`), 'lower').optional(),
+    smartCrop: anyCase(z.enum(SMART_CROPS, `must be one of ${SMART_CROPS.join(', ')} (any case)`), 'upper').optional(),
+    rotate: z.union(ROTATIONS.map((r) => z.literal(r)), 'must be 90, 180 or 270').optional(),
+    flip: anyCase(z.enum(FLIPS, `must be one of ${FLIPS.join(', ')} (any case)`), 'upper').optional(),
+    crop: z
+      .object({ x: fraction, y: fraction, width: fraction, height: fraction })
+      .strict()
+      .superRefine((c, ctx) => {
+        const problem = cropProblem(c);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb').optional(),
+    grayscale: z.boolean('must be true or false').optional(),
+    overlay: z
+      .object({
+        assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id'),
+        gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
+        opacity: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+        scale: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

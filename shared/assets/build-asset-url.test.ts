@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildAssetUrl, buildSrcSet, type UrlAsset } from './build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, overlayAssetIdOf, type UrlAsset } from './build-asset-url.js';
 import type { ImagePresetOptions } from './types.js';
 import { parseImagePath } from './url-grammar.js';
 
@@ -100,6 +100,57 @@ describe('buildAssetUrl', () => {
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t, focalPointRatio: '1:1' }, ctx)).focalPoint).toEqual({ x: 0.9, y: 0.1 });
     // An unknown ratio falls back to the asset's main focal point.
     expect(opsOf(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t, focalPointRatio: '4:3' }, ctx)).focalPoint).toEqual({ x: 0.25, y: 0.75 });
+  });
+
+  it('smart crop and the everyday edits reach the signed URL; a preset carries them, explicit fields winning', () => {
+    const noFocal = { ...image, focalPoint: null };
+    const t = { width: 300, height: 600, resize: 'FILL' as const, smartCrop: 'ENTROPY' as const };
+    expect(buildAssetUrl({ asset: noFocal, orgId: 'o1', transformation: t }, ctx)).toMatch(/\/w_300,h_600,r_fill,g_entropy\.jpg$/);
+    // the asset's focal point, set by hand, wins over the guess
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: t }, ctx)).toMatch(/\/w_300,h_600,r_fill,fp_0\.25_0\.75\.jpg$/);
+    const edits = {
+      width: 200,
+      height: 200,
+      resize: 'PAD' as const,
+      crop: { x: 0.1, y: 0, width: 0.8, height: 1 },
+      rotate: 270,
+      flip: 'VERTICAL' as const,
+      background: '#FF0000',
+      grayscale: true,
+    };
+    expect(buildAssetUrl({ asset: noFocal, orgId: 'o1', transformation: edits }, ctx)).toMatch(/\/w_200,h_200,r_pad,c_0\.1_0_0\.8_1,ro_270,fl_v,bg_ff0000,gs_1\.jpg$/);
+    const withPreset = {
+      ...ctx,
+      presets: new Map<string, ImagePresetOptions>([['mono', { width: 300, height: 300, resize: 'FILL', smartCrop: 'AUTO', grayscale: true, rotate: 180, flip: 'HORIZONTAL', background: '#00ff00' }]]),
+    };
+    expect(opsOf(buildAssetUrl({ asset: noFocal, orgId: 'o1', transformation: { preset: 'mono', rotate: 90 } }, withPreset))).toMatchObject({
+      smartCrop: 'AUTO',
+      grayscale: true,
+      rotate: 90,
+      flip: 'HORIZONTAL',
+      background: '00ff00',
+    });
+  });
+
+  it('a preset\'s overlay is every derivative\'s watermark unless the transformation names its own', () => {
+    const logo = { id: 'logo', versionId: 'lv1', type: 'IMAGE' as const, contentType: 'image/png' };
+    const marked = { ...ctx, presets: new Map<string, ImagePresetOptions>([['marked', { width: 300, overlay: { assetId: 'logo', opacity: 0.5 } }]]) };
+    expect(overlayAssetIdOf({ preset: 'marked' }, marked.presets)).toBe('logo');
+    expect(overlayAssetIdOf({ preset: 'marked', overlay: { assetId: 'other' } }, marked.presets)).toBe('other');
+    expect(buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'marked' }, overlayAsset: logo }, marked)).toMatch(/\/w_300,o_se_0\.5_0\.25_logo\.lv1\.jpg$/);
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { preset: 'marked' } }, marked)).toThrow('transformation.overlay.assetId');
+  });
+
+  it.each([
+    [{ rotate: 45 }, 'transformation.rotate'],
+    [{ rotate: -90 }, 'transformation.rotate'],
+    [{ crop: { x: 0.5, y: 0, width: 0.6, height: 1 } }, 'transformation.crop: the rectangle must lie inside'],
+    [{ crop: { x: 0, y: 0, width: 0, height: 1 } }, 'transformation.crop: width and height must be above 0'],
+    [{ crop: { x: -0.1, y: 0, width: 0.5, height: 1 } }, 'transformation.crop'],
+    [{ background: 'red' }, 'transformation.background'],
+    [{ background: '#ff00001' }, 'transformation.background'],
+  ])('refuses %j naming the field', (transformation, message) => {
+    expect(() => buildAssetUrl({ asset: image, orgId: 'o1', transformation: { width: 100, ...transformation } }, ctx)).toThrow(message);
   });
 
   it('serves SVG and files only as originals', () => {

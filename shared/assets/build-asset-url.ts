@@ -2,9 +2,24 @@ import { badRequest } from '../errors/index.js';
 import { MAX_OUTPUT_SIDE } from './limits.js';
 import { checkPublishableDerivative, type PublishableImageLimits } from './publishable-image-limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
-import { encodeOps, NO_OPS } from './image-ops.js';
+import { cropProblem, encodeOps, NO_OPS, overlayProblem } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
-import type { Asset, FocalPoint, Gravity, ImageOps, ImagePresetOptions, Orientation, OutputFormat, ResizeMode, VideoFormat } from './types.js';
+import {
+  ROTATIONS,
+  type Asset,
+  type CropRect,
+  type Flip,
+  type FocalPoint,
+  type Gravity,
+  type ImageOps,
+  type ImagePresetOptions,
+  type Orientation,
+  type OutputFormat,
+  type ResizeMode,
+  type Rotation,
+  type SmartCrop,
+  type VideoFormat,
+} from './types.js';
 import { embedPath, filePath, imagePath } from './url-grammar.js';
 
 /** The API's `CmsAssetTransformation` input (GraphQL enums as their names; nulls allowed). */
@@ -28,7 +43,35 @@ export interface AssetTransformationInput {
   blur?: number | null;
   /** Sharpening, 1–10 (`sh_N`). */
   sharpen?: number | null;
+  /** A fill keeps the salient part (`g_attention`, `g_entropy`); the asset's focal point wins. */
+  smartCrop?: SmartCrop | null;
+  /** 90, 180 or 270 degrees clockwise (`ro_N`). */
+  rotate?: number | null;
+  flip?: Flip | null;
+  /** Fractions of the upright source (`c_x_y_w_h`). */
+  crop?: CropRect | null;
+  /** `#rrggbb` (`bg_rrggbb`). */
+  background?: string | null;
+  grayscale?: boolean | null;
+  /** Another image asset of the organization over the result (`o_…`). */
+  overlay?: OverlayInput | null;
 }
+
+/** The overlay a transformation asks for: its own, else its preset's (the caller looks that asset up). */
+export function overlayAssetIdOf(t: AssetTransformationInput | null | undefined, presets: ReadonlyMap<string, ImagePresetOptions>): string | undefined {
+  return t?.overlay?.assetId ?? (t?.preset ? presets.get(t.preset)?.overlay?.assetId : undefined);
+}
+
+/** `CmsImageOverlay`: gravity SOUTH_EAST, opacity 1 and scale 0.25 of the base's width by default. */
+export interface OverlayInput {
+  assetId: string;
+  gravity?: Gravity | null;
+  opacity?: number | null;
+  scale?: number | null;
+}
+
+/** The overlay's asset as the caller found it in the organization (null: not there). */
+export type OverlayAsset = Pick<Asset, 'id' | 'versionId' | 'type' | 'contentType'>;
 
 /**
  * `CmsImageFormat`: AUTO (each request's `Accept` picks AVIF, WebP or the source's format: the
@@ -54,6 +97,8 @@ export interface BuildAssetUrlInput {
   useFocalPoint?: boolean | null;
   /** `CmsMedia.url(focalPointRatio)`: crop around the focal point stored for this ratio. */
   focalPointRatio?: string | null;
+  /** The asset `transformation.overlay.assetId` names, looked up in the organization. */
+  overlayAsset?: OverlayAsset | null;
 }
 
 export interface BuildAssetUrlContext {
@@ -78,6 +123,17 @@ function focalPointFor(input: BuildAssetUrlInput): FocalPoint | undefined {
   return input.useFocalPoint ? (asset.focalPoint ?? undefined) : undefined;
 }
 
+const BACKGROUND = /^#[0-9a-fA-F]{6}$/;
+/** `#RRggbb` → `rrggbb`, the URL's form. */
+const backgroundKey = (b: string | null | undefined) => (b ? b.slice(1).toLowerCase() : undefined);
+
+function overlayOf(o: OverlayInput, asset: OverlayAsset | null | undefined): ImageOps['overlay'] {
+  if (!asset || asset.id !== o.assetId || asset.type !== 'IMAGE' || !isTransformable(asset.contentType)) {
+    throw badRequest(`transformation.overlay.assetId: no image asset "${o.assetId}" in this organization.`);
+  }
+  return { assetId: asset.id, versionId: asset.versionId, gravity: o.gravity ?? 'SOUTH_EAST', opacity: o.opacity ?? 1, scale: o.scale ?? 0.25 };
+}
+
 /** Explicit transformation fields override the named preset's. */
 function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['presets']): ImageOps {
   const t = input.transformation ?? {};
@@ -88,6 +144,9 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     preset = found;
   }
   const upscale = t.upscale === true || undefined;
+  const smartCrop = t.smartCrop ?? preset.smartCrop;
+  // A focal point set by hand on the asset beats the smart crop's guess.
+  const focalPoint = focalPointFor(input) ?? (smartCrop ? (input.asset.focalPoint ?? undefined) : undefined);
   const size = scaledByDpr(t.width ?? preset.width, t.height ?? preset.height, t.dpr ?? 1, upscale ? undefined : input.asset);
   return {
     ...size,
@@ -99,7 +158,14 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     format: t.imageFormat && t.imageFormat !== 'AUTO' ? FORMAT_OF_INPUT[t.imageFormat] : preset.format,
     upscale,
     autoFormat: t.imageFormat === 'AUTO' || undefined,
-    focalPoint: focalPointFor(input),
+    focalPoint,
+    smartCrop,
+    rotate: ((t.rotate ?? undefined) as Rotation | undefined) ?? preset.rotate,
+    flip: t.flip ?? preset.flip,
+    crop: t.crop ?? preset.crop,
+    background: backgroundKey(t.background ?? preset.background),
+    grayscale: (t.grayscale ?? preset.grayscale) || undefined,
+    overlay: (t.overlay ?? preset.overlay) ? overlayOf((t.overlay ?? preset.overlay)!, input.overlayAsset) : undefined,
   };
 }
 
@@ -139,6 +205,16 @@ function checkRanges(t: AssetTransformationInput): void {
   if (t.sharpen !== null && t.sharpen !== undefined && (!Number.isInteger(t.sharpen) || t.sharpen < 1 || t.sharpen > 10)) {
     throw badRequest('transformation.sharpen: must be an integer from 1 to 10.');
   }
+  if (t.rotate !== null && t.rotate !== undefined && !(ROTATIONS as readonly number[]).includes(t.rotate)) {
+    throw badRequest('transformation.rotate: must be 90, 180 or 270 (degrees clockwise).');
+  }
+  const cropIssue = t.crop ? cropProblem(t.crop) : null;
+  if (cropIssue) throw badRequest(`transformation.crop: ${cropIssue}.`);
+  if (t.background !== null && t.background !== undefined && !BACKGROUND.test(t.background)) {
+    throw badRequest('transformation.background: must be a colour as #rrggbb.');
+  }
+  const overlayIssue = t.overlay ? overlayProblem({ opacity: t.overlay.opacity ?? 1, scale: t.overlay.scale ?? 0.25 }) : null;
+  if (overlayIssue) throw badRequest(`transformation.overlay: ${overlayIssue}.`);
   if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
     throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);
   }

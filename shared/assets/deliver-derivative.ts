@@ -117,7 +117,7 @@ export function derivativeDelivery(deps: DeliveryDeps, options: DeliveryOptions 
     lookups.inc({ cache: 'image-derivatives', result: 'miss' });
     let job = inflight.get(source.key);
     if (!job) {
-      const hold = await admitMiss(deps, parts, source.size, TRANSFORM_HOLD_MS);
+      const hold = await admitMiss(deps, parts, source, TRANSFORM_HOLD_MS);
       const payload = {
         orgId: parts.orgId,
         requestId: request.requestId,

@@ -26,12 +26,25 @@ export interface DerivativeSource {
   immutable: boolean;
   /** The source's pixel size when it is known (for the pixel budget of a miss). */
   size: { width: number; height: number } | null;
+  /** The overlay's pixel size, when there is one and it is known (for the cost of a miss). */
+  overlaySize?: { width: number; height: number } | null;
 }
 
 const sizeOf = (a: { width: number | null; height: number | null }) => (a.width && a.height ? { width: a.width, height: a.height } : null);
 
 /** Where a derivative's pixels come from: the asset's original, or a video's poster. 404 for unknown or outdated assets. */
 export async function resolveDerivativeSource(db: Queryable, caches: AssetCaches, parts: ImagePathParts): Promise<DerivativeSource> {
+  const source = await baseSource(db, caches, parts);
+  const o = parts.ops.overlay;
+  if (!o) return source;
+  // Looked up in the URL's organization only: another organization's asset id is not found.
+  const overlay = await findAssetForDelivery(db, caches, parts.orgId, o.assetId);
+  if (!overlay || overlay.versionId !== o.versionId) throw notFound('Overlay image');
+  if (overlay.type !== 'IMAGE' || !isTransformable(overlay.contentType)) throw badRequest('Image operation "o": the overlay must be an image asset (not SVG).');
+  return { ...source, overlaySize: sizeOf(overlay) };
+}
+
+async function baseSource(db: Queryable, caches: AssetCaches, parts: ImagePathParts): Promise<DerivativeSource> {
   const asset = await findAssetForDelivery(db, caches, parts.orgId, parts.assetId);
   if (!asset || asset.versionId !== parts.versionId) throw notFound('Image');
   if (asset.type === 'VIDEO' || asset.type === 'VIDEO_PLAYLIST') {

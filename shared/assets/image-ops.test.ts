@@ -66,6 +66,79 @@ describe('image operations text form', () => {
     }
   });
 
+  it('smart crops are values of g for a fill; a focal point beats them, and them gravity', () => {
+    for (const [smartCrop, key] of [
+      ['AUTO', 'g_auto'],
+      ['ATTENTION', 'g_attention'],
+      ['ENTROPY', 'g_entropy'],
+    ] as const) {
+      const text = encodeOps({ width: 300, height: 400, resize: 'FILL', smartCrop, gravity: 'NORTH' });
+      expect(text).toBe(`w_300,h_400,r_fill,${key}`);
+      expect(parseOps(text, 'jpg')).toEqual({ format: 'jpeg', width: 300, height: 400, resize: 'FILL', smartCrop });
+    }
+    expect(encodeOps({ width: 300, height: 400, resize: 'FILL', smartCrop: 'AUTO', focalPoint: { x: 0.2, y: 0.3 } })).toBe('w_300,h_400,r_fill,fp_0.2_0.3');
+    // no fill, nothing to crop
+    expect(encodeOps({ width: 300, height: 400, resize: 'FIT', smartCrop: 'AUTO' })).toBe('w_300,h_400,r_fit');
+    expect(encodeOps({ width: 300, smartCrop: 'AUTO' })).toBe('w_300');
+    expect(() => parseOps('g_faces', 'jpg')).toThrow(/g_|"g"/);
+    expect(() => parseOps('g_Auto', 'jpg')).toThrow('"g"');
+  });
+
+  it('the everyday edits follow up in the order c, ro, fl, bg, gs and round-trip', () => {
+    const ops = {
+      width: 400,
+      height: 400,
+      resize: 'PAD' as const,
+      crop: { x: 0.1, y: 0.2, width: 0.5, height: 0.75 },
+      rotate: 90 as const,
+      flip: 'BOTH' as const,
+      background: 'ff8800',
+      grayscale: true,
+      format: 'png' as const,
+    };
+    const text = encodeOps(ops);
+    expect(text).toBe('w_400,h_400,r_pad,c_0.1_0.2_0.5_0.75,ro_90,fl_hv,bg_ff8800,gs_1');
+    expect(parseOps(text, 'png')).toEqual(ops);
+    expect(parseOps('fl_h', 'png').flip).toBe('HORIZONTAL');
+    expect(parseOps('fl_v', 'png').flip).toBe('VERTICAL');
+    expect(encodeOps({ upscale: true, width: 10, crop: { x: 0, y: 0, width: 1, height: 1 }, grayscale: false, autoFormat: true })).toBe('w_10,up_1,f_auto');
+    expect(encodeOps({ background: 'ABCDEF' })).toBe('bg_abcdef');
+  });
+
+  it.each([
+    ['c_0.5_0.5_0.6_0.1', 'inside the image'],
+    ['c_0_0_0_1', 'above 0'],
+    ['c_0_0_1', 'expected c_'],
+    ['c_0_0_1.5_1', 'from 0 to 1'],
+    ['ro_45', 'ro'],
+    ['ro_360', 'ro'],
+    ['fl_x', 'fl'],
+    ['bg_fff', 'bg'],
+    ['bg_FF0000', 'bg'],
+    ['gs_0', 'gs'],
+    ['ro_90,c_0_0_1_1', 'out of order'],
+    ['gs_1,bg_ffffff', 'out of order'],
+    ['r_pads', 'r'],
+  ])('refuses %s (400: %s)', (text, message) => {
+    try {
+      parseOps(text, 'jpg');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as AppError).status).toBe(400);
+      expect((e as AppError).message).toContain(message);
+    }
+  });
+
+  it('an overlay comes after gs, its ids last (they may hold "_"), and round-trips', () => {
+    const overlay = { assetId: 'logo_1-a', versionId: 'v_9', gravity: 'NORTH_WEST' as const, opacity: 0.5, scale: 0.2 };
+    const text = encodeOps({ width: 300, grayscale: true, overlay, autoFormat: true });
+    expect(text).toBe('w_300,gs_1,o_nw_0.5_0.2_logo_1-a.v_9,f_auto');
+    expect(parseOps(text, 'jpg').overlay).toEqual(overlay);
+    for (const bad of ['o_up_0.5_0.2_a.v', 'o_nw_0_0.2_a.v', 'o_nw_0.5_1.5_a.v', 'o_nw_0.5_0.2_a', 'o_nw_0.5_0.2_a.v.w', 'o_nw_0.5_0.2_a$.v', 'o_nw_0.5']) {
+      expect(() => parseOps(bad, 'jpg'), bad).toThrow('"o"');
+    }
+  });
+
   it('rejects unknown extensions', () => {
     expect(() => parseOps('w_10', 'bmp')).toThrow(/format/);
   });

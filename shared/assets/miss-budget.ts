@@ -19,12 +19,13 @@ export type MissBudgetDeps = Pick<Services, 'config' | 'rateLimiter' | 'metrics'
  * Hits are never limited. The returned hold is the miss's part of the share: release it when
  * its job has settled (it expires after `holdMs` if this process dies first).
  */
-export async function admitMiss(deps: MissBudgetDeps, parts: ImagePathParts, source: DerivativeSource['size'], holdMs: number): Promise<Hold> {
+export async function admitMiss(deps: MissBudgetDeps, parts: ImagePathParts, derivative: Pick<DerivativeSource, 'size' | 'overlaySize'>, holdMs: number): Promise<Hold> {
+  const source = derivative.size;
   const size = source ? outputSize(parts.ops, source) : null;
   const problem = size ? pixelBudgetProblem(size) : null;
   if (problem) throw badRequest(`Image operations: ${problem}.`);
 
-  const costMs = estimateTransformMs(parts.ops.format, source, size);
+  const costMs = estimateTransformMs(parts.ops.format, source, size, parts.ops, derivative.overlaySize);
   const share = deps.config.imageTransformShareMs;
   const hold = await deps.rateLimiter.hold(`img-share:${parts.orgId}`, costMs, share, holdMs);
   if (!hold) {

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../adapters/blobs/index.js';
 import { AppError, isAppError, notFound, unprocessable } from '../errors/index.js';
 import type { JobPayload, JobResult } from '../adapters/queue/jobs.js';
+import { originalKey } from '../adapters/blobs/keys.js';
 import { parseOps } from './image-ops.js';
 import { loadSource } from './load-source.js';
 import type { AssetCaches } from './asset-caches.js';
@@ -20,7 +21,9 @@ export async function runTransformJob(
 
   const ops = parseOps(payload.ops, payload.ext) as ReturnType<typeof parseOps> & { format: OutputFormat };
   const { input, header } = await loadSource(deps.blobs, deps.assetCaches, payload.sourceKey);
-  const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header }).catch((err: unknown) => {
+  // The overlay is named by the URL within the job's organization: another's cannot be reached.
+  const overlay = ops.overlay ? await loadSource(deps.blobs, deps.assetCaches, originalKey(payload.orgId, ops.overlay.assetId, ops.overlay.versionId)) : undefined;
+  const out = await transformImage(input, ops, { timeoutSeconds: deps.timeoutSeconds, header, overlay }).catch((err: unknown) => {
     if (isAppError(err)) throw err;
     // libvips refuses corrupt or truncated data with an error (never a crash): retrying cannot help.
     if (err instanceof Error && /timeout/i.test(err.message)) throw new AppError('GATEWAY_TIMEOUT', 'The image transform took too long.');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focalCrop, outputSize, planTransform } from './transform-plan.js';
+import { cropBox, focalCrop, orientedSize, outputSize, planTransform } from './transform-plan.js';
 
 const landscape = { width: 3840, height: 2400 };
 
@@ -83,5 +83,29 @@ describe('transform planning', () => {
         expect(Math.abs(c.width / c.height - target.width / target.height)).toBeLessThan(0.02 * (target.width / target.height));
       }
     }
+  });
+
+  it('a crop rectangle and a quarter turn change the size the resize starts from', () => {
+    const ops = { format: 'jpeg' as const, crop: { x: 0.25, y: 0, width: 0.5, height: 1 }, rotate: 90 as const };
+    expect(orientedSize(ops, landscape)).toEqual({ width: 2400, height: 1920 });
+    expect(outputSize(ops, landscape)).toEqual({ width: 2400, height: 1920 });
+    expect(outputSize({ ...ops, width: 1200 }, landscape)).toEqual({ width: 1200, height: 960 });
+    expect(planTransform(ops, landscape).reorient).toEqual({ crop: { left: 960, top: 0, width: 1920, height: 2400 }, rotate: 90, flip: false, flop: false });
+    expect(cropBox({ width: 10, height: 10 }, { x: 0.99, y: 0.99, width: 0.01, height: 0.01 })).toEqual({ left: 9, top: 9, width: 1, height: 1 });
+    expect(planTransform({ format: 'jpeg', width: 100 }, landscape).reorient).toBeUndefined();
+  });
+
+  it('PAD fits inside the box and centres it with borders; its output is the box', () => {
+    const plan = planTransform({ format: 'png', width: 800, height: 800, resize: 'PAD' }, landscape);
+    expect(plan.resize).toEqual({ width: 800, height: 500, fit: 'fill' });
+    expect(plan.extend).toEqual({ top: 150, bottom: 150, left: 0, right: 0 });
+    expect(outputSize({ width: 800, height: 800, resize: 'PAD' }, landscape)).toEqual({ width: 800, height: 800 });
+    // a small source is not enlarged, only padded
+    expect(planTransform({ format: 'png', width: 200, height: 200, resize: 'PAD' }, { width: 101, height: 50 }).extend).toEqual({ top: 75, bottom: 75, left: 49, right: 50 });
+  });
+
+  it('smart crops cover with a libvips strategy', () => {
+    expect(planTransform({ format: 'jpeg', width: 300, height: 600, resize: 'FILL', smartCrop: 'AUTO' }, landscape).resize?.position).toBe('attention');
+    expect(planTransform({ format: 'jpeg', width: 300, height: 600, resize: 'FILL', smartCrop: 'ENTROPY' }, landscape).resize?.position).toBe('entropy');
   });
 });

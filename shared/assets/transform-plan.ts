@@ -1,19 +1,26 @@
 import { DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE } from './limits.js';
-import type { FocalPoint, Gravity, ImageOps, OutputFormat } from './types.js';
+import type { CropRect, FocalPoint, Gravity, ImageOps, OutputFormat, SmartCrop } from './types.js';
 
 /**
  * What sharp must do for a set of operations on a source of known (auto-oriented) size: pure
  * arithmetic, unit-tested without decoding anything.
  */
 export interface TransformPlan {
+  /**
+   * Crop rectangle in pixels of the upright source, then rotation and mirroring: done in a first
+   * pass, so every size below is that of its result (`orientedSize`).
+   */
+  reorient?: { crop?: Box; rotate?: number; flip: boolean; flop: boolean };
   /** Crop in source pixels, before the resize (focal-point fills). */
   extract?: { left: number; top: number; width: number; height: number };
   resize?: { width: number; height: number; fit: 'inside' | 'cover' | 'fill'; position?: string; withoutEnlargement?: boolean };
+  /** PAD: the borders added around the resized image to make the box. */
+  extend?: { top: number; bottom: number; left: number; right: number };
   format: OutputFormat;
   quality: number;
 }
 
-const SHARP_GRAVITY: Record<Gravity, string> = {
+export const SHARP_GRAVITY: Record<Gravity, string> = {
   NORTH: 'north',
   SOUTH: 'south',
   EAST: 'east',
@@ -26,6 +33,28 @@ const SHARP_GRAVITY: Record<Gravity, string> = {
 };
 
 type Size = { width: number; height: number };
+type Box = { left: number; top: number; width: number; height: number };
+
+const SHARP_STRATEGY: Record<SmartCrop, string> = { AUTO: 'attention', ATTENTION: 'attention', ENTROPY: 'entropy' };
+
+/** A fractional crop in pixels of a source, at least one pixel and inside it. */
+export function cropBox(source: Size, c: CropRect): Box {
+  const left = Math.min(source.width - 1, Math.round(c.x * source.width));
+  const top = Math.min(source.height - 1, Math.round(c.y * source.height));
+  return {
+    left,
+    top,
+    width: clamp(Math.round(c.width * source.width), 1, source.width - left),
+    height: clamp(Math.round(c.height * source.height), 1, source.height - top),
+  };
+}
+
+/** The size the resize starts from: the upright source after the crop rectangle and rotation. */
+export function orientedSize(ops: ImageOps, source: Size): Size {
+  const cropped = ops.crop ? cropBox(source, ops.crop) : source;
+  const turned = ops.rotate === 90 || ops.rotate === 270;
+  return turned ? { width: cropped.height, height: cropped.width } : { width: cropped.width, height: cropped.height };
+}
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 const orientation = (w: number, h: number) => Math.sign(w - h);
@@ -67,9 +96,11 @@ const isFill = (ops: ImageOps, source: Size, target: Size) => {
  * The size a derivative will have (to a pixel of sharp's rounding): what the pixel budget is
  * checked against before any work is queued.
  */
-export function outputSize(ops: ImageOps, source: Size): Size {
+export function outputSize(ops: ImageOps, upright: Size): Size {
+  const source = orientedSize(ops, upright);
   const enlarge = ops.upscale === true;
   const { width, height } = ops;
+  if (width !== undefined && height !== undefined && ops.resize === 'PAD') return { width, height };
   if (width !== undefined && height !== undefined && isFill(ops, source, { width, height })) return fillBox(source, { width, height }, enlarge);
   const box = { width: width ?? MAX_OUTPUT_SIDE, height: height ?? MAX_OUTPUT_SIDE };
   const scale = width === undefined && height === undefined ? Math.min(1, fitScale(source, box, false)) : fitScale(source, box, enlarge);
@@ -82,8 +113,17 @@ export function pixelBudgetProblem(size: Size): string | null {
   return pixels > MAX_OUTPUT_PIXELS ? `the image would be ${size.width}×${size.height} (${pixels} pixels); one image may have at most ${MAX_OUTPUT_PIXELS}` : null;
 }
 
-export function planTransform(ops: ImageOps & { format: OutputFormat }, source: Size): TransformPlan {
+export function planTransform(ops: ImageOps & { format: OutputFormat }, upright: Size): TransformPlan {
   const plan: TransformPlan = { format: ops.format, quality: ops.quality ?? DEFAULT_QUALITY };
+  if (ops.crop || ops.rotate || ops.flip) {
+    plan.reorient = {
+      ...(ops.crop ? { crop: cropBox(upright, ops.crop) } : {}),
+      ...(ops.rotate ? { rotate: ops.rotate } : {}),
+      flip: ops.flip === 'VERTICAL' || ops.flip === 'BOTH',
+      flop: ops.flip === 'HORIZONTAL' || ops.flip === 'BOTH',
+    };
+  }
+  const source = orientedSize(ops, upright);
   const { width, height } = ops;
   const enlarge = ops.upscale === true;
   const inside = (box: Size) => ({ ...box, fit: 'inside' as const, ...(enlarge ? {} : { withoutEnlargement: true }) });
@@ -97,6 +137,16 @@ export function planTransform(ops: ImageOps & { format: OutputFormat }, source: 
     plan.resize = inside({ width: width ?? MAX_OUTPUT_SIDE, height: height ?? MAX_OUTPUT_SIDE });
     return plan;
   }
+  if (ops.resize === 'PAD') {
+    // Fit inside the box (enlarged only with upscale), then centre it on the background.
+    const scale = fitScale(source, { width, height }, enlarge);
+    const inner = { width: clamp(Math.round(source.width * scale), 1, width), height: clamp(Math.round(source.height * scale), 1, height) };
+    plan.resize = { ...inner, fit: 'fill' };
+    const left = Math.floor((width - inner.width) / 2);
+    const top = Math.floor((height - inner.height) / 2);
+    plan.extend = { left, right: width - inner.width - left, top, bottom: height - inner.height - top };
+    return plan;
+  }
   if (!isFill(ops, source, { width, height })) {
     plan.resize = inside({ width, height });
     return plan;
@@ -106,7 +156,8 @@ export function planTransform(ops: ImageOps & { format: OutputFormat }, source: 
     plan.extract = focalCrop(source, box, ops.focalPoint);
     plan.resize = { ...box, fit: 'fill' };
   } else {
-    plan.resize = { ...box, fit: 'cover', position: SHARP_GRAVITY[ops.gravity ?? 'CENTER'] };
+    const position = ops.smartCrop ? SHARP_STRATEGY[ops.smartCrop] : SHARP_GRAVITY[ops.gravity ?? 'CENTER'];
+    plan.resize = { ...box, fit: 'cover', position };
   }
   return plan;
 }

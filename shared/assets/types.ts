@@ -16,7 +16,8 @@ export interface RatioFocalPoint {
   focalPoint: FocalPoint;
 }
 
-export const RESIZE_MODES = ['FIT', 'FILL', 'AUTO'] as const;
+/** PAD: the whole image centred in the box, the rest filled with the background (letterbox). */
+export const RESIZE_MODES = ['FIT', 'FILL', 'AUTO', 'PAD'] as const;
 export type ResizeMode = (typeof RESIZE_MODES)[number];
 
 export const GRAVITIES = [
@@ -32,6 +33,25 @@ export const GRAVITIES = [
 ] as const;
 export type Gravity = (typeof GRAVITIES)[number];
 
+/** Saliency crops of libvips for a fill: AUTO is ATTENTION (skin tones, saturation, edges). */
+export const SMART_CROPS = ['AUTO', 'ATTENTION', 'ENTROPY'] as const;
+export type SmartCrop = (typeof SMART_CROPS)[number];
+
+/** HORIZONTAL mirrors left to right (sharp's flop), VERTICAL top to bottom (flip). */
+export const FLIPS = ['HORIZONTAL', 'VERTICAL', 'BOTH'] as const;
+export type Flip = (typeof FLIPS)[number];
+
+export const ROTATIONS = [90, 180, 270] as const;
+export type Rotation = (typeof ROTATIONS)[number];
+
+/** A rectangle as fractions (0–1) of the upright source, from its top-left corner. */
+export interface CropRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 /** Output formats a preset may choose; otherwise the source format is kept. */
 export const OUTPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -43,10 +63,35 @@ export const ORIENTATIONS = ['HORIZONTAL', 'VERTICAL'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
 
 /**
+ * Another image asset of the same organization drawn over the result, touching the edges its
+ * gravity names, `scale` × the result's width wide (its shape kept), at `opacity`.
+ */
+export interface ImageOverlay {
+  assetId: string;
+  /** The overlay's version: a replaced overlay gives new URLs, as a replaced asset does. */
+  versionId: string;
+  gravity: Gravity;
+  opacity: number;
+  scale: number;
+}
+
+/** Edits a URL, a preset and GraphQL's transformation carry alike. */
+export interface ImageEdits {
+  /** A fill without focal point keeps the most salient part the strategy finds. */
+  smartCrop?: SmartCrop;
+  /** Clockwise, after the EXIF orientation and the crop, before resizing. */
+  rotate?: Rotation;
+  flip?: Flip;
+  /** Cut out of the upright source before anything else. */
+  crop?: CropRect;
+  grayscale?: boolean;
+}
+
+/**
  * Normalized image operations: what a derivative URL carries and what the derivative key hashes.
  * Absent fields mean "keep": no resize, source format, default quality.
  */
-export interface ImageOps {
+export interface ImageOps extends ImageEdits {
   width?: number;
   height?: number;
   resize?: ResizeMode;
@@ -66,16 +111,23 @@ export interface ImageOps {
    * derivative of the format it got.
    */
   autoFormat?: boolean;
+  /** `rrggbb`, lowercase: PAD's fill and what transparency is flattened on for JPEG (white otherwise). */
+  background?: string;
+  overlay?: ImageOverlay;
 }
 
 /** Options stored for an org's named image preset. */
-export interface ImagePresetOptions {
+export interface ImagePresetOptions extends ImageEdits {
   width?: number;
   height?: number;
   resize?: ResizeMode;
   quality?: number;
   gravity?: Gravity;
   format?: OutputFormat;
+  /** `#rrggbb`. */
+  background?: string;
+  /** A watermark every derivative of the preset carries (unless the transformation names its own). */
+  overlay?: { assetId: string; gravity?: Gravity; opacity?: number; scale?: number };
 }
 
 export interface ImagePreset {

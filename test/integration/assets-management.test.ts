@@ -298,7 +298,47 @@ describe('management API: assets and image presets', () => {
       expect(res.body.result).toMatchObject({ resize: 'FILL', gravity: 'NORTH_EAST', format: 'webp' });
     });
 
+    it('takes smart crop and the everyday edits, and a GraphQL URL through the preset carries them', async () => {
+      const body = {
+        width: 300,
+        height: 300,
+        resize: 'pad',
+        smartCrop: 'entropy',
+        rotate: 270,
+        flip: 'both',
+        crop: { x: 0.1, y: 0.1, width: 0.8, height: 0.8 },
+        background: '#00FF00',
+        grayscale: true,
+        overlay: { assetId: 'logo', gravity: 'north_west', opacity: 0.5 },
+      };
+      const res = await app.json('/management/v1/image-presets/edits', { method: 'PUT', token: org.manageToken, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.result).toMatchObject({
+        resize: 'PAD',
+        smartCrop: 'ENTROPY',
+        rotate: 270,
+        flip: 'BOTH',
+        crop: body.crop,
+        background: '#00FF00',
+        grayscale: true,
+        overlay: { assetId: 'logo', gravity: 'NORTH_WEST', opacity: 0.5 },
+      });
+      const saved = (await app.json('/management/v1/image-presets', { token: org.manageToken })).body.result.find((p: { name: string }) => p.name === 'edits');
+      expect(saved).toMatchObject({ smartCrop: 'ENTROPY', rotate: 270, crop: body.crop });
+    });
+
     it.each([
+      ['card', { rotate: 45 }, 'rotate: must be 90, 180 or 270'],
+      ['card', { smartCrop: 'faces' }, 'smartCrop: must be one of AUTO, ATTENTION, ENTROPY'],
+      ['card', { flip: 'sideways' }, 'flip: must be one of HORIZONTAL, VERTICAL, BOTH'],
+      ['card', { crop: { x: 0.5, y: 0, width: 0.6, height: 1 } }, 'crop: the rectangle must lie inside the image'],
+      ['card', { crop: { x: 0, y: 0, width: 2, height: 1 } }, 'crop.width: must be between 0 and 1'],
+      ['card', { crop: { x: 0, y: 0, width: 1 } }, 'crop.height'],
+      ['card', { background: 'green' }, 'background: must be a colour as #rrggbb'],
+      ['card', { grayscale: 'yes' }, 'grayscale: must be true or false'],
+      ['card', { overlay: { gravity: 'NORTH' } }, 'overlay.assetId'],
+      ['card', { overlay: { assetId: 'logo', opacity: 0 } }, 'overlay.opacity: must be above 0'],
+      ['card', { overlay: { assetId: 'logo', scale: 1.5 } }, 'overlay.scale: must be at most 1'],
       ['card', { width: 0 }, 'width: must be at least 1'],
       ['card', { height: 8193 }, 'height: must be at most 8192'],
       ['card', { width: 1.5 }, 'width: must be an integer'],

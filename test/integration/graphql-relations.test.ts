@@ -516,6 +516,33 @@ describe('media and assets', () => {
     expect(tooDense.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('transformation.dpr') });
     const notAFormat = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {imageFormat: GIFV}) } }`);
     expect(notAFormat.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const edits = await o.d(`{ cmsAsset(id: "${img}") {
+      smart: url(transformation: {width: 64, height: 128, resize: FILL, smartCrop: ENTROPY})
+      edited: url(transformation: {width: 64, height: 64, resize: PAD, crop: {x: 0.5, y: 0, width: 0.5, height: 1}, rotate: 180, flip: BOTH, background: "#FFFFFF", grayscale: true})
+    } }`);
+    // the asset has a focal point: it wins over the smart crop
+    expect(edits.cmsAsset.smart).toMatch(/\/w_64,h_128,r_fill,fp_0\.25_0\.75\.png$/);
+    expect(edits.cmsAsset.edited).toMatch(/\/w_64,h_64,r_pad,c_0\.5_0_0\.5_1,ro_180,fl_hv,bg_ffffff,gs_1\.png$/);
+    for (const [input, field] of [
+      ['rotate: 45', 'transformation.rotate'],
+      ['crop: {x: 0.6, y: 0, width: 0.5, height: 1}', 'transformation.crop'],
+      ['background: "white"', 'transformation.background'],
+    ]) {
+      const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, ${input}}) } }`);
+      expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
+    }
+    const overlaid = await o.d(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: {assetId: "${img}", gravity: NORTH, opacity: 0.5, scale: 0.5}}) } }`);
+    expect(overlaid.cmsAsset.url).toMatch(new RegExp(`/w_64,o_n_0\\.5_0\\.5_${img}\\.[A-Za-z0-9_-]+\\.png$`));
+    for (const [input, field] of [
+      ['{assetId: "not-here"}', 'transformation.overlay.assetId'],
+      [`{assetId: "${img}", opacity: 2}`, 'transformation.overlay: opacity'],
+      [`{assetId: "${img}", scale: 0}`, 'transformation.overlay: scale'],
+    ]) {
+      const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: ${input}}) } }`);
+      expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
+    }
+    const notACrop = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {smartCrop: FACES}) } }`);
+    expect(notACrop.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
 

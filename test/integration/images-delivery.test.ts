@@ -31,7 +31,7 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect(res.status).toBe(201);
     return { ...res.body.result, posterKey: res.body.result.hasExtractedPoster ? "extracted" : null } as UrlAsset & { url: string; size: number };
   };
-  const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean } = {}) =>
+  const urlOf = (asset: UrlAsset, transformation?: AssetTransformationInput, extra: { useFocalPoint?: boolean; overlayAsset?: UrlAsset } = {}) =>
     buildAssetUrl({ asset, orgId: org.orgId, transformation, ...extra }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets: presets as never })!;
   const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers });
   const transforms = async () => (await app.services.metrics.imageTransforms.get()).values.reduce((sum, v) => sum + v.value, 0);
@@ -72,6 +72,59 @@ describe('image delivery: /img derivatives and /files originals', () => {
     // out of range: refused when the URL is built (BAD_USER_INPUT in GraphQL)
     expect(() => urlOf(mouse, { width: 90, blur: 101 })).toThrow('transformation.blur');
     expect(() => urlOf(mouse, { width: 90, sharpen: 0 })).toThrow('transformation.sharpen');
+  });
+
+  it('smart crop and the everyday edits are served from their signed URLs; out of range is a 400', async () => {
+    const url = urlOf({ ...mouse, focalPoint: null }, { width: 120, height: 120, resize: 'PAD', rotate: 90, flip: 'HORIZONTAL', crop: { x: 0, y: 0, width: 0.5, height: 1 }, background: '#102030', grayscale: true });
+    expect(url).toMatch(/\/w_120,h_120,r_pad,c_0_0_0\.5_1,ro_90,fl_h,bg_102030,gs_1\.jpg$/);
+    const res = await get(url);
+    expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(await sharp(body).metadata()).toMatchObject({ format: 'jpeg', width: 120, height: 120 });
+    // the left half (1920×2400) turned is 2400×1920: 120×96 with 12 rows of background above
+    const { data } = await sharp(body).raw().toBuffer({ resolveWithObject: true });
+    expect(Math.abs(data[0] - 0x10) + Math.abs(data[1] - 0x20) + Math.abs(data[2] - 0x30)).toBeLessThan(12);
+    const smart = await get(urlOf({ ...mouse, focalPoint: null }, { width: 100, height: 300, resize: 'FILL', smartCrop: 'AUTO' }));
+    expect(smart.status).toBe(200);
+    expect(await sharp(Buffer.from(await smart.arrayBuffer())).metadata()).toMatchObject({ width: 100, height: 300 });
+    const signed = (ops: string) => `${org.orgId}/${mouse.id}/${mouse.versionId}/${ops}.jpg`;
+    for (const [ops, key] of [
+      ['ro_45', '"ro"'],
+      ['c_0.5_0_0.6_1', '"c"'],
+      ['fl_x', '"fl"'],
+      ['bg_red', '"bg"'],
+      ['g_faces', '"g"'],
+    ]) {
+      const bad = await app.json(`/img/${signPath(app.services.secrets.signing, `img/${signed(ops)}`)}/${signed(ops)}`);
+      expect(bad.status, ops).toBe(400);
+      expect(bad.body.errors.join(' ')).toContain(key);
+    }
+    // and unsigned, a valid edit is refused like any other change to the path
+    expect((await get(url.replace('ro_90', 'ro_180'))).status).toBe(403);
+  });
+
+  it('an overlay of another image asset of the organization is drawn; another organization\'s is refused', async () => {
+    const url = urlOf(mouse, { width: 200, overlay: { assetId: fish.id, gravity: 'SOUTH_EAST', opacity: 0.8, scale: 0.3 } }, { overlayAsset: fish });
+    expect(url).toMatch(new RegExp(`/w_200,o_se_0\\.8_0\\.3_${fish.id}\\.${fish.versionId}\\.jpg$`));
+    const res = await get(url);
+    expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const plain = Buffer.from(await (await get(urlOf(mouse, { width: 200 }))).arrayBuffer());
+    const drawn = Buffer.from(await res.arrayBuffer());
+    // bottom-right corner changed, top-left not
+    const [a, b] = await Promise.all([plain, drawn].map((x) => sharp(x).raw().toBuffer({ resolveWithObject: true })));
+    const at = (d: Buffer, x: number, y: number) => d.subarray((y * 200 + x) * 3, (y * 200 + x) * 3 + 3);
+    const diff = (x: number, y: number) => at(a.data, x, y).reduce((sum, v, i) => sum + Math.abs(v - at(b.data, x, y)[i]), 0);
+    expect(diff(5, 5)).toBeLessThan(15);
+    expect(Math.max(diff(190, a.info.height - 10), diff(180, a.info.height - 20), diff(170, a.info.height - 5))).toBeGreaterThan(30);
+    // through GraphQL's builder: an asset the organization does not have is refused
+    expect(() => urlOf(mouse, { width: 200, overlay: { assetId: 'nope' } })).toThrow('transformation.overlay.assetId');
+    expect(() => urlOf(mouse, { width: 200, overlay: { assetId: fish.id, opacity: 0 } }, { overlayAsset: fish })).toThrow('transformation.overlay: opacity');
+    // signed by hand with another organization's asset: not found in this organization
+    const other = await app.createOrg();
+    const theirs = await app.json('/management/v1/assets', { method: 'POST', token: other.manageToken, rawBody: new Uint8Array(await fixture('goldfish.png')) });
+    const rest = `${org.orgId}/${mouse.id}/${mouse.versionId}/w_200,o_se_1_0.3_${theirs.body.result.id}.${theirs.body.result.versionId}.jpg`;
+    const refused = await get(`${app.baseUrl}/img/${signPath(app.services.secrets.signing, `img/${rest}`)}/${rest}`);
+    expect(refused.status).toBe(404);
   });
 
   it('imageFormat AUTO: AVIF, WebP or the source format by Accept, with Vary: Accept; each stored once', async () => {

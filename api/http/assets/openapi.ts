@@ -33,10 +33,34 @@ const presetOptions = {
   properties: {
     width: { type: 'integer', minimum: 1, maximum: 8192 },
     height: { type: 'integer', minimum: 1, maximum: 8192 },
-    resize: { type: 'string', enum: ['FIT', 'FILL', 'AUTO'], description: 'Any case in a request; answered as listed.' },
+    resize: { type: 'string', enum: ['FIT', 'FILL', 'AUTO', 'PAD'], description: 'Any case in a request; answered as listed. PAD: the whole image centred in the box on the background.' },
     quality: { type: 'integer', minimum: 1, maximum: 100 },
     gravity: { type: 'string', enum: ['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER'] },
     format: { type: 'string', enum: ['jpeg', 'png', 'webp', 'avif', 'gif'] },
+    smartCrop: { type: 'string', enum: ['AUTO', 'ATTENTION', 'ENTROPY'], description: "With resize FILL: keep the salient part (AUTO = ATTENTION); the asset's focal point wins." },
+    rotate: { type: 'integer', enum: [90, 180, 270], description: 'Clockwise, after the EXIF orientation and the crop.' },
+    flip: { type: 'string', enum: ['HORIZONTAL', 'VERTICAL', 'BOTH'] },
+    crop: {
+      type: 'object',
+      required: ['x', 'y', 'width', 'height'],
+      additionalProperties: false,
+      description: 'Fractions 0–1 of the upright source, cut out before anything else; x + width and y + height at most 1.',
+      properties: Object.fromEntries(['x', 'y', 'width', 'height'].map((k) => [k, { type: 'number', minimum: 0, maximum: 1 }])),
+    },
+    background: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$', description: 'Fill of resize PAD and of transparency flattened (JPEG: white by default).' },
+    grayscale: { type: 'boolean' },
+    overlay: {
+      type: 'object',
+      required: ['assetId'],
+      additionalProperties: false,
+      description: "A watermark: an image asset of the organization over every derivative of the preset (unless a transformation names its own). It must exist when a URL is built.",
+      properties: {
+        assetId: { type: 'string' },
+        gravity: { type: 'string', enum: ['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER'], description: 'Default SOUTH_EAST.' },
+        opacity: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: 'Default 1.' },
+        scale: { type: 'number', exclusiveMinimum: 0, maximum: 1, description: "Its width as a fraction of the result's; default 0.25." },
+      },
+    },
   },
 };
 const tag = { tags: ['assets'], 'x-scope': 'manage' as const };

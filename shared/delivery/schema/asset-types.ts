@@ -1,5 +1,5 @@
 import { GraphQLBoolean, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import { buildAssetUrl, buildSrcSet, type AssetTransformationInput, type BuildAssetUrlContext, type BuildAssetUrlInput } from '../../assets/build-asset-url.js';
+import { buildAssetUrl, buildSrcSet, overlayAssetIdOf, type AssetTransformationInput, type BuildAssetUrlContext, type BuildAssetUrlInput } from '../../assets/build-asset-url.js';
 import type { AssetType, ImagePresetOptions } from '../../assets/types.js';
 import type { AssetRow } from '../cms-rows.js';
 import type { DeliveryContext } from '../delivery-context.js';
@@ -24,6 +24,8 @@ type UrlArgs = { transformation?: AssetTransformationInput | null; useFocalPoint
 /** What the URL builder needs of an asset row and the request. */
 async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promise<[BuildAssetUrlInput, BuildAssetUrlContext]> {
   const presets = args.transformation?.preset ? ((await ctx.loaders.presets()) as Map<string, ImagePresetOptions>) : new Map<string, ImagePresetOptions>();
+  const overlayId = overlayAssetIdOf(args.transformation, presets);
+  const overlayRow = overlayId ? await ctx.loaders.asset.load(overlayId) : null;
   return [
     {
       asset: {
@@ -43,6 +45,7 @@ async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promi
       transformation: args.transformation,
       useFocalPoint: args.useFocalPoint,
       focalPointRatio: args.focalPointRatio,
+      overlayAsset: overlayRow ? { id: overlayRow.id, versionId: overlayRow.version_id, type: overlayRow.type as AssetType, contentType: overlayRow.content_type } : null,
     },
     { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets, limits: ctx.imageLimits ?? undefined },
   ];

@@ -303,9 +303,22 @@ describe('built-in types', () => {
       // and image effects
       blur: 'Int',
       sharpen: 'Int',
+      // and the everyday edits: smart crop, rotation, mirroring, a crop rectangle, background, grey
+      smartCrop: 'CmsImageSmartCrop',
+      rotate: 'Int',
+      flip: 'CmsImageFlip',
+      crop: 'CmsImageCropRect',
+      background: 'String',
+      grayscale: 'Boolean',
+      overlay: 'CmsImageOverlay',
     });
+    expect(fieldsOf(schema, 'CmsImageOverlay')).toEqual({ assetId: 'String!', gravity: 'CmsImageTransformationGravity', opacity: 'Float', scale: 'Float' });
+    expect(fieldsOf(schema, 'CmsImageCropRect')).toEqual({ x: 'Float!', y: 'Float!', width: 'Float!', height: 'Float!' });
+    expect(enumValues('CmsImageSmartCrop')).toEqual(['AUTO', 'ATTENTION', 'ENTROPY']);
+    expect(enumValues('CmsImageFlip')).toEqual(['HORIZONTAL', 'VERTICAL', 'BOTH']);
     expect(enumValues('CmsImageFormat')).toEqual(['AUTO', 'AVIF', 'WEBP', 'JPEG', 'PNG']);
-    expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO']);
+    // PAD added after the API's values
+    expect(enumValues('CmsImageTransformationResize')).toEqual(['FIT', 'FILL', 'AUTO', 'PAD']);
     expect(enumValues('CmsImageTransformationGravity')).toEqual(['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER']);
     expect(enumValues('CmsVideoTransformationFormat')).toEqual(['THUMBNAIL', 'HTML', 'JS', 'JSON']);
     expect(enumValues('CmsVideoTransformationOrientation')).toEqual(['HORIZONTAL', 'VERTICAL']);

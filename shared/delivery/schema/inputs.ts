@@ -12,7 +12,9 @@ import {
 import {
   CmsAssetType,
   CmsEntryStatus,
+  CmsImageFlip,
   CmsImageFormat,
+  CmsImageSmartCrop,
   CmsImageTransformationGravity,
   CmsImageTransformationResize,
   CmsOrderDirection,
@@ -306,6 +308,28 @@ export const CmsAssetFilter = tableFilter('CmsAssetFilter', {
 
 // --- asset URLs -----------------------------------------------------------------------------
 
+export const CmsImageCropRect = new GraphQLInputObjectType({
+  name: 'CmsImageCropRect',
+  description: 'Fractions 0 to 1 of the source from its top-left corner; the rectangle lies inside it.',
+  fields: {
+    x: { type: new GraphQLNonNull(GraphQLFloat) },
+    y: { type: new GraphQLNonNull(GraphQLFloat) },
+    width: { type: new GraphQLNonNull(GraphQLFloat) },
+    height: { type: new GraphQLNonNull(GraphQLFloat) },
+  },
+});
+
+export const CmsImageOverlay = new GraphQLInputObjectType({
+  name: 'CmsImageOverlay',
+  description: 'Placed by gravity (default SOUTH_EAST), touching the edges it names; scale: its width as a fraction of the result (default 0.25); opacity 0 to 1 (default 1).',
+  fields: {
+    assetId: { type: new GraphQLNonNull(GraphQLString) },
+    gravity: { type: CmsImageTransformationGravity },
+    opacity: { type: GraphQLFloat },
+    scale: { type: GraphQLFloat },
+  },
+});
+
 export const CmsAssetTransformation = new GraphQLInputObjectType({
   name: 'CmsAssetTransformation',
   fields: {
@@ -328,5 +352,12 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
       type: GraphQLFloat,
       description: 'Device pixel ratio, 1 to 4: multiplies width and height by one factor, within the source (unless upscale) and 8,192 pixels.',
     },
+    smartCrop: { type: CmsImageSmartCrop, description: "With resize FILL: keep the most salient part (AUTO = ATTENTION); the asset's focal point, when set, wins." },
+    rotate: { type: GraphQLInt, description: 'Rotation clockwise: 90, 180 or 270 (after the EXIF orientation, which is always applied, and the crop).' },
+    flip: { type: CmsImageFlip },
+    crop: { type: CmsImageCropRect, description: 'A rectangle cut out of the upright source before anything else.' },
+    background: { type: GraphQLString, description: 'A colour as #rrggbb: the fill of resize PAD and what transparency is flattened on (JPEG: white by default).' },
+    grayscale: { type: GraphQLBoolean },
+    overlay: { type: CmsImageOverlay, description: 'Another image asset of the organization drawn over the result (a watermark, a logo).' },
   },
 });
