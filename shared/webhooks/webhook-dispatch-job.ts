@@ -1,6 +1,5 @@
 import type { JobBase } from '../adapters/queue/jobs.js';
 import type { JobDefinition } from '../job-definition.js';
-import { pruneStaleEdgeUrls } from '../edge/edge-url-retention.js';
 import type { Services } from '../services.js';
 import { enqueueDeliveries } from './deliver.js';
 import { dispatchPendingEvents } from './dispatch.js';
@@ -81,7 +80,7 @@ export const webhookDispatchJob: JobDefinition<'webhook-dispatch'> = {
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
           await pruneDeliveryHistory(services.db);
-          await pruneStaleEdgeUrls(services.db);
+          for (const target of services.deliveryTargets.values()) await target.prune?.();
         }
         return { dispatched, requeued };
       } finally {
