@@ -2,6 +2,7 @@ import type { Queryable } from '../adapters/db/index.js';
 import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { TokenIdentity } from './context.js';
+import { ORG_ADMISSION } from './organization-repository.js';
 import type { Scope } from './scopes.js';
 import { generateToken, hashToken } from './token-format.js';
 
@@ -107,7 +108,7 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Foun
     trusted_documents: boolean;
   }>(
     `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, o.allowed_origins, o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents
-     FROM tokens t JOIN organizations o ON o.id = t.org_id
+     FROM tokens t JOIN ${ORG_ADMISSION} o ON o.id = t.org_id
      WHERE t.hash = $1 AND t.revoked_at IS NULL`,
     [hash],
   );
