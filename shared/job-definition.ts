@@ -1,7 +1,7 @@
 import type { JobHandler, JobName, ProcessOptions } from './adapters/queue/index.js';
 import type { Services } from './services.js';
 
-/** One job, as its file under `workers/` defines it. */
+/** One job, as its domain declares it (`shared/<domain>/*-job.ts`); `workers/register.ts` runs it. */
 export interface JobDefinition<N extends JobName> {
   /** The handler this process runs for the job. */
   handler(services: Services): JobHandler<N>;

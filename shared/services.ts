@@ -29,8 +29,10 @@ import type { Logger } from './logger.js';
 import { createEventFeed, type EventFeed } from './events/event-feed.js';
 import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender.js';
 import { createDeliveryLedger, type DeliveryLedger } from './webhooks/delivery-ledger.js';
+import type { DeliveryTargets } from './webhooks/delivery-target.js';
 import { createDocumentStore, type DocumentStore } from './edge/document-store.js';
 import { createEdgeUrlRecorder, type EdgeUrlRecorder } from './edge/edge-url-recorder.js';
+import { createPurgeDeliveryTarget, PURGE_KIND } from './edge/purge-delivery-target.js';
 import { compileTrustProxy, createClientAddress, type TrustProxy } from './tenancy/client-address.js';
 
 /** Everything a request handler or a job may use; built once per process from the config. */
@@ -81,6 +83,8 @@ export interface Services {
   webhookSender: WebhookSender;
   /** This process's claims and records of webhook attempts, many to a statement under load. */
   webhookLedger: DeliveryLedger;
+  /** What subscriptions deliver to besides HTTP webhooks, by kind: the edge domain's purge targets. */
+  deliveryTargets: DeliveryTargets;
   /**
    * Runs a request's work as its actor (token or member): the transactions it opens record it
    * (`folio.actor…` settings), which the version history and the audit log keep.
@@ -141,6 +145,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
   const assetCaches = createAssetCaches();
   followAssetChanges({ assetCaches, bus });
   const trustProxy = compileTrustProxy(config.trustProxy);
+  const edgeUrls = createEdgeUrlRecorder(db, logger);
   return {
     config,
     logger,
@@ -174,7 +179,9 @@ export async function createServices(config: Config, logger: Logger, options: Se
     webhookLedger: createDeliveryLedger(db, { claimMs: config.webhooks.timeoutMs + 5000, disableAfter: config.webhooks.disableAfter }),
     actor,
     documents: createDocumentStore(db),
-    edgeUrls: createEdgeUrlRecorder(db, logger),
+    edgeUrls,
+    // the edge domain plugs its purge targets into the webhooks machinery here, where both are known
+    deliveryTargets: new Map([[PURGE_KIND, createPurgeDeliveryTarget({ db, edgeUrls, apis: config.purgeApis })]]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db, Queryable } from '../adapters/db/index.js';
+import { auditRetentionDaysOf, findAuditRetentionDays, updateAuditRetentionDays } from '../tenancy/organization-repository.js';
 
 /** Reading the audit log: filters, pages, the NDJSON export, and the retention that prunes it. */
 
@@ -62,7 +63,7 @@ const toRow = (r: Row): AuditRow => ({
 /** The WHERE clause of `filter` (rows within the organization's retention only) and its parameters from $2. */
 function where(orgId: string, filter: AuditFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [orgId];
-  const parts = ['a.org_id = $1', `a.at > now() - (SELECT o.audit_retention_days FROM organizations o WHERE o.id = $1) * interval '1 day'`];
+  const parts = ['a.org_id = $1', `a.at > now() - ${auditRetentionDaysOf('$1')} * interval '1 day'`];
   const add = (sql: (p: string) => string, value: unknown) => {
     params.push(value);
     parts.push(sql(`$${params.length}`));
@@ -110,20 +111,19 @@ export async function* exportAudit(db: Queryable, orgId: string, filter: AuditFi
  */
 export async function pruneAudit(db: Queryable, orgId: string): Promise<number> {
   const { rowCount } = await db.query(
-    `DELETE FROM audit_log WHERE org_id = $1 AND at <= now() - (SELECT audit_retention_days FROM organizations WHERE id = $1) * interval '1 day'`,
+    `DELETE FROM audit_log WHERE org_id = $1 AND at <= now() - ${auditRetentionDaysOf('$1')} * interval '1 day'`,
     [orgId],
   );
   return rowCount;
 }
 
-export async function getRetention(db: Queryable, orgId: string): Promise<number> {
-  const { rows } = await db.query<{ d: number }>('SELECT audit_retention_days AS d FROM organizations WHERE id = $1', [orgId]);
-  return rows[0].d;
+export function getRetention(db: Queryable, orgId: string): Promise<number> {
+  return findAuditRetentionDays(db, orgId);
 }
 
 export async function setRetention(db: Db, orgId: string, days: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.query('UPDATE organizations SET audit_retention_days = $2 WHERE id = $1', [orgId, days]);
+    await updateAuditRetentionDays(tx, orgId, days);
     await pruneAudit(tx, orgId);
   });
 }

@@ -1,24 +1,8 @@
 import type { Queryable } from '../adapters/db/index.js';
 
-/**
- * Version counters of an organization. Both are bumped inside the writing transaction, so a
- * reader never sees the new counter with the old data (the response cache keys on them).
- */
-export async function bumpContentVersion(tx: Queryable, orgId: string): Promise<number> {
-  const { rows } = await tx.query<{ v: number }>(
-    'UPDATE organizations SET content_version = content_version + 1 WHERE id = $1 RETURNING content_version AS v',
-    [orgId],
-  );
-  return rows[0]?.v ?? 0;
-}
-
-export async function bumpSchemaVersion(tx: Queryable, orgId: string): Promise<number> {
-  const { rows } = await tx.query<{ v: number }>(
-    'UPDATE organizations SET schema_version = schema_version + 1 WHERE id = $1 RETURNING schema_version AS v',
-    [orgId],
-  );
-  return rows[0]?.v ?? 0;
-}
+// The counters live on the organization row, which the organization repository owns; content
+// writes bump them from here, as before.
+export { bumpContentVersion, bumpSchemaVersion } from '../tenancy/organization-repository.js';
 
 /**
  * Serializes model writes of one org, so name-collision checks see every committed model. An

@@ -1,5 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { LocaleValues } from './locale-types.js';
+import { ORG_VERSION_RETENTION } from '../tenancy/organization-repository.js';
 
 /**
  * All SQL on `entry_versions` (written by triggers on `entries`: see the migration); every
@@ -91,7 +92,7 @@ export async function pruneVersions(db: Queryable): Promise<number> {
        SELECT ev.org_id, ev.entry_id, ev.version_id, ev.saved_at,
               row_number() OVER (PARTITION BY ev.org_id, ev.entry_id ORDER BY ev.seq DESC) AS rank
        FROM entry_versions ev
-     ) ranked, organizations o
+     ) ranked, ${ORG_VERSION_RETENTION} o
      WHERE v.org_id = ranked.org_id AND v.entry_id = ranked.entry_id AND v.version_id = ranked.version_id
        AND o.id = v.org_id
        AND (ranked.rank > o.versions_kept OR (o.versions_days IS NOT NULL AND ranked.saved_at < now() - make_interval(days => o.versions_days)))
@@ -100,15 +101,5 @@ export async function pruneVersions(db: Queryable): Promise<number> {
   return r.rowCount ?? 0;
 }
 
-export async function findVersionRetention(db: Queryable, orgId: string): Promise<{ versionsKept: number; versionsDays: number | null }> {
-  const { rows } = await db.query<{ versions_kept: number; versions_days: number | null }>('SELECT versions_kept, versions_days FROM organizations WHERE id = $1', [orgId]);
-  return { versionsKept: rows[0].versions_kept, versionsDays: rows[0].versions_days };
-}
-
-export async function updateVersionRetention(db: Queryable, orgId: string, patch: { versionsKept?: number; versionsDays?: number | null }) {
-  await db.query(
-    `UPDATE organizations SET versions_kept = COALESCE($2, versions_kept), versions_days = CASE WHEN $3::boolean THEN $4 ELSE versions_days END WHERE id = $1`,
-    [orgId, patch.versionsKept ?? null, patch.versionsDays !== undefined, patch.versionsDays ?? null],
-  );
-  return findVersionRetention(db, orgId);
-}
+// An organization's retention is a column of its row, which the organization repository owns.
+export { findVersionRetention, updateVersionRetention } from '../tenancy/organization-repository.js';

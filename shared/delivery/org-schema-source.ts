@@ -3,6 +3,7 @@ import { orgLocales, type OrgLocales } from '../content/locale-types.js';
 import { listModels } from '../content/models.js';
 import type { ModelDefinition } from '../content/model-types.js';
 import type { Queryable } from '../adapters/db/index.js';
+import { findContentVersion, findSchemaState } from '../tenancy/organization-repository.js';
 
 /** Per-org GraphQL limits; `organizations.limits` overrides any of them. */
 export interface GraphqlLimits {
@@ -44,11 +45,8 @@ function limitsOf(raw: unknown): GraphqlLimits {
 
 /** The org's schema version and limits: one primary-key read. Null for an unknown org. */
 export async function readOrgSchemaState(db: Queryable, orgId: string): Promise<OrgSchemaState | null> {
-  const { rows } = await db.query<{ schema_version: number; limits: unknown }>(
-    'SELECT schema_version, limits FROM organizations WHERE id = $1',
-    [orgId],
-  );
-  return rows[0] ? { schemaVersion: rows[0].schema_version, limits: limitsOf(rows[0].limits) } : null;
+  const state = await findSchemaState(db, orgId);
+  return state && { schemaVersion: state.schemaVersion, limits: limitsOf(state.limits) };
 }
 
 /** The models schema generation reads (the content-management side owns the table). */
@@ -62,7 +60,6 @@ export async function readOrgLocales(db: Queryable, orgId: string): Promise<OrgL
 }
 
 /** The org's content version (bumped in every content write's transaction): keys the response cache. */
-export async function readContentVersion(db: Queryable, orgId: string): Promise<number | null> {
-  const { rows } = await db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [orgId], { prepare: true });
-  return rows[0]?.v ?? null;
+export function readContentVersion(db: Queryable, orgId: string): Promise<number | null> {
+  return findContentVersion(db, orgId);
 }

@@ -5,6 +5,7 @@ import { listDeliveries } from '../webhooks/delivery-repository.js';
 import { receiverUrl } from '../webhooks/webhook-service.js';
 import { countWebhooks, deleteWebhook, findWebhook, insertWebhook, listWebhooks, updateWebhook, type WebhookRecord } from '../webhooks/webhook-repository.js';
 import type { PurgeTargetInput, PurgeTargetPatch } from './edge-input.js';
+import { PURGE_KIND } from './purge-delivery-target.js';
 import { PLACEHOLDER, publicPurgeConfig, templateProblem, type PurgeConfig } from './purge-target.js';
 import { headerValueProblems } from './purge-header-values.js';
 
@@ -12,11 +13,14 @@ import { headerValueProblems } from './purge-header-values.js';
 export const MAX_PURGE_TARGETS_PER_ORG = 10;
 
 /** A purge target as the API shows it: its provider's settings without the API token. */
-export type PurgeTargetView = Omit<WebhookRecord, 'purge' | 'models' | 'url'> & Record<string, unknown>;
+export type PurgeTargetView = Omit<WebhookRecord, 'settings' | 'models' | 'url'> & Record<string, unknown>;
 
-function view(record: WebhookRecord): PurgeTargetView {
-  const { purge, models: _models, url: _url, ...rest } = record;
-  return { ...rest, ...(purge ? publicPurgeConfig(purge) : {}) };
+/** A purge target: a subscription of kind PURGE_KIND whose settings are its provider's. */
+type PurgeTargetRecord = WebhookRecord<PurgeConfig>;
+
+function view(record: PurgeTargetRecord): PurgeTargetView {
+  const { settings, models: _models, url: _url, ...rest } = record;
+  return { ...rest, ...(settings ? publicPurgeConfig(settings) : {}) };
 }
 
 /** A generic target's URL, checked as a webhook receiver's is (public addresses only) with its placeholders filled. */
@@ -37,31 +41,27 @@ export async function createPurgeTarget(services: Services, orgId: string, input
   const headerProblems = headerValueProblems({ headers: input.provider === 'http' ? input.headers : undefined, apiToken: input.provider === 'http' ? undefined : input.apiToken });
   if (headerProblems.length > 0) throw unprocessable('Invalid purge target.', headerProblems);
   if (input.provider === 'http') await checkTemplate(services, input.url);
-  if ((await countWebhooks(services.db, orgId, 'purge')) >= MAX_PURGE_TARGETS_PER_ORG) {
+  if ((await countWebhooks(services.db, orgId, PURGE_KIND)) >= MAX_PURGE_TARGETS_PER_ORG) {
     throw unprocessable(`An organization has at most ${MAX_PURGE_TARGETS_PER_ORG} purge targets; delete one first.`);
   }
   const purge = configOf(input);
-  const record = await insertWebhook(services.db, orgId, {
-    id: newId(),
-    url: describe(purge),
-    events: input.events,
-    models: null,
-    description: input.description ?? null,
-    enabled: input.enabled ?? true,
-    secret: '',
-    purge,
-  });
+  const record = await insertWebhook(
+    services.db,
+    orgId,
+    { id: newId(), url: describe(purge), events: input.events, models: null, description: input.description ?? null, enabled: input.enabled ?? true, secret: '', settings: purge },
+    PURGE_KIND,
+  );
   return view(record);
 }
 
 export async function listPurgeTargets(services: Services, orgId: string, page: { offset: number; limit: number }) {
-  const { items, total } = await listWebhooks(services.db, orgId, page, 'purge');
+  const { items, total } = await listWebhooks<PurgeConfig>(services.db, orgId, page, PURGE_KIND);
   return { items: items.map(view), total };
 }
 
-async function find(services: Services, orgId: string, id: string): Promise<WebhookRecord> {
-  const found = await findWebhook(services.db, orgId, id, 'purge');
-  if (!found?.purge) throw notFound('Purge target');
+async function find(services: Services, orgId: string, id: string): Promise<PurgeTargetRecord> {
+  const found = await findWebhook<PurgeConfig>(services.db, orgId, id, PURGE_KIND);
+  if (!found?.settings) throw notFound('Purge target');
   return found;
 }
 
@@ -71,7 +71,7 @@ export async function getPurgeTarget(services: Services, orgId: string, id: stri
 
 /** Changes the common members, a provider's API token, or a generic target's request. */
 export async function patchPurgeTarget(services: Services, orgId: string, id: string, patch: PurgeTargetPatch): Promise<PurgeTargetView> {
-  const current = (await find(services, orgId, id)).purge!;
+  const current = (await find(services, orgId, id)).settings!;
   const headerProblems = headerValueProblems(patch);
   if (headerProblems.length > 0) throw unprocessable('Invalid purge target.', headerProblems);
   let purge: PurgeConfig | undefined;
@@ -93,15 +93,15 @@ export async function patchPurgeTarget(services: Services, orgId: string, id: st
     services.db,
     orgId,
     id,
-    { events: patch.events, description: patch.description, enabled: patch.enabled, purge, url: purge ? describe(purge) : undefined },
-    'purge',
+    { events: patch.events, description: patch.description, enabled: patch.enabled, settings: purge, url: purge ? describe(purge) : undefined },
+    PURGE_KIND,
   );
   if (!updated) throw notFound('Purge target');
   return view(updated);
 }
 
 export async function removePurgeTarget(services: Services, orgId: string, id: string): Promise<void> {
-  if (!(await deleteWebhook(services.db, orgId, id, 'purge'))) throw notFound('Purge target');
+  if (!(await deleteWebhook(services.db, orgId, id, PURGE_KIND))) throw notFound('Purge target');
 }
 
 export async function purgeTargetDeliveries(services: Services, orgId: string, id: string, page: { offset: number; limit: number }) {

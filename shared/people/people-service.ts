@@ -2,6 +2,7 @@ import type { Queryable } from '../adapters/db/index.js';
 import { recordAudit } from '../audit/record-audit.js';
 import { forbidden, rateLimited, unauthenticated } from '../errors/index.js';
 import type { Services } from '../services.js';
+import { ORG_NAMES } from '../tenancy/organization-repository.js';
 import { addMembership, createRole, ensurePerson, findPersonByEmail, normalizeEmail, resolveRole, setMemberRole, setPassword, type CustomRole, type Member } from './membership-repository.js';
 import type { RoleRules } from './roles.js';
 import { createInvitation, createPasswordReset, INVITATION_TTL_MS, takeInvitation, takePasswordReset } from './link-repository.js';
@@ -133,7 +134,7 @@ export async function signIn(
   return services.db.transaction(async (tx) => {
     await tx.query('UPDATE people SET failed_sign_ins = 0, failed_since = NULL WHERE id = $1', [person.id]);
     const { rows } = await tx.query<{ org_id: string; slug: string; role: string }>(
-      `SELECT m.org_id, o.slug, m.role FROM memberships m JOIN organizations o ON o.id = m.org_id
+      `SELECT m.org_id, o.slug, m.role FROM memberships m JOIN ${ORG_NAMES} o ON o.id = m.org_id
        WHERE m.person_id = $1 AND ($2::text IS NULL OR o.id = $2 OR o.slug = $2) ORDER BY m.created_at LIMIT 1`,
       [person.id, input.organization ?? null],
     );

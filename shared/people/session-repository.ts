@@ -4,6 +4,7 @@ import { newId } from '../ids.js';
 import { BUILT_IN_RULES, NO_RIGHTS, isBuiltInRole, scopesOfRules, type RoleRules } from './roles.js';
 import type { TokenIdentity } from '../tenancy/context.js';
 import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from '../tenancy/delivery-settings.js';
+import { ORG_ADMISSION } from '../tenancy/organization-repository.js';
 import { hashSecret, newSessionToken } from './secret-links.js';
 
 /** Sessions: opaque tokens stored hashed, one organization each (chosen at sign-in). */
@@ -110,7 +111,7 @@ export async function findActiveSession(db: Queryable, hash: Buffer): Promise<(T
      FROM sessions s
      JOIN people p ON p.id = s.person_id
      JOIN memberships m ON m.org_id = s.org_id AND m.person_id = s.person_id
-     JOIN organizations o ON o.id = s.org_id
+     JOIN ${ORG_ADMISSION} o ON o.id = s.org_id
      LEFT JOIN roles r ON r.org_id = m.org_id AND m.role = 'custom:' || r.id
      WHERE s.hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
     [hash],

@@ -4,8 +4,11 @@ import type { DeliverySettings, TokenIdentity } from './context.js';
 // The organization's delivery settings as every token and session lookup reads them (one list of
 // columns, one mapping), and what they mean for one caller.
 
-/** The columns of `organizations o` that `deliverySettingsOf` maps. */
-export const DELIVERY_SETTINGS_COLUMNS = 'o.cache_max_age, o.cache_stale_while_revalidate, o.trusted_documents, o.publishable_image_sizes, o.publishable_image_presets';
+/** The columns of `organizations` that `deliverySettingsOf` maps. */
+export const DELIVERY_SETTINGS_FIELDS = ['cache_max_age', 'cache_stale_while_revalidate', 'trusted_documents', 'publishable_image_sizes', 'publishable_image_presets'] as const;
+
+/** The same columns of `organizations o`, for a SELECT list. */
+export const DELIVERY_SETTINGS_COLUMNS = DELIVERY_SETTINGS_FIELDS.map((f) => `o.${f}`).join(', ');
 
 export interface DeliverySettingsRow {
   cache_max_age: number;

@@ -4,6 +4,7 @@ import { organizationPrefixes } from '../adapters/blobs/keys.js';
 import type { Db, Queryable } from '../adapters/db/index.js';
 import type { JobQueue } from '../adapters/queue/index.js';
 import { notFound } from '../errors/index.js';
+import { deleteOrganization, markOrganizationDeleting } from './organization-repository.js';
 
 /** What a deletion removed: rows of Postgres, objects of the blob store, rows of ClickHouse. */
 export interface RemovedCounts {
@@ -51,16 +52,12 @@ const toStatus = (r: DeletionRow): DeletionStatus => ({
  */
 export async function requestDeletion(db: Db, orgId: string): Promise<DeletionStatus> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ slug: string }>(
-      `UPDATE organizations SET deletion_requested_at = coalesce(deletion_requested_at, now()), suspended_at = coalesce(suspended_at, now())
-       WHERE id = $1 RETURNING slug`,
-      [orgId],
-    );
-    if (!rows[0]) throw notFound('Organization');
+    const slug = await markOrganizationDeleting(tx, orgId);
+    if (slug === null) throw notFound('Organization');
     const inserted = await tx.query<DeletionRow>(
       `INSERT INTO organization_deletions (id, slug) VALUES ($1, $2)
        ON CONFLICT (id) DO UPDATE SET error = organization_deletions.error RETURNING *`,
-      [orgId, rows[0].slug],
+      [orgId, slug],
     );
     return toStatus(inserted.rows[0]);
   });
@@ -159,8 +156,8 @@ async function deleteRows(db: Db, orgId: string): Promise<number> {
       n += rows[0].n;
     }
     // Foreign keys cascade from organizations; tables without one are cleared one by one.
-    const org = await tx.query('DELETE FROM organizations WHERE id = $1', [orgId]);
+    const org = await deleteOrganization(tx, orgId);
     for (const table of tables) await tx.query(`DELETE FROM "${table}" WHERE org_id = $1`, [orgId]);
-    return n + org.rowCount;
+    return n + org;
   });
 }

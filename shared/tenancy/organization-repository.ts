@@ -3,7 +3,11 @@ import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ClientIpMode } from '../ingest/enrich.js';
 import type { PublishableImageSizes } from '../assets/publishable-image-limits.js';
-import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
+import { DELIVERY_SETTINGS_COLUMNS, DELIVERY_SETTINGS_FIELDS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
+
+// The one module that names the `organizations` table: every read and write of it is here, the
+// other domains call these functions or, to keep a hot statement one statement, JOIN the named
+// relations below (Postgres flattens them: the plan is the table's own).
 
 export interface Organization {
   id: string;
@@ -50,9 +54,23 @@ export async function insertOrganization(db: Queryable, input: { name: string; s
   return toOrganization(rows[0]);
 }
 
-/** Deletes an organization and, by cascade, every row that belongs to it. */
-export async function deleteOrganization(db: Queryable, id: string): Promise<void> {
-  await db.query('DELETE FROM organizations WHERE id = $1', [id]);
+/** Deletes an organization and, by cascade, every row that belongs to it; returns the rows deleted (0 or 1). */
+export async function deleteOrganization(db: Queryable, id: string): Promise<number> {
+  const r = await db.query('DELETE FROM organizations WHERE id = $1', [id]);
+  return r.rowCount;
+}
+
+/**
+ * Marks the organization as being deleted and suspends it (both kept if already set); returns
+ * its slug, or null for an unknown organization.
+ */
+export async function markOrganizationDeleting(db: Queryable, id: string): Promise<string | null> {
+  const { rows } = await db.query<{ slug: string }>(
+    `UPDATE organizations SET deletion_requested_at = coalesce(deletion_requested_at, now()), suspended_at = coalesce(suspended_at, now())
+     WHERE id = $1 RETURNING slug`,
+    [id],
+  );
+  return rows[0]?.slug ?? null;
 }
 
 export async function findOrganization(db: Queryable, id: string): Promise<Organization | null> {
@@ -171,3 +189,69 @@ export async function updateDeliverySettings(db: Queryable, orgId: string, patch
     publishableImagePresets: s.publishableImages.presets,
   };
 }
+
+/**
+ * Version counters of an organization. Both are bumped inside the writing transaction, so a
+ * reader never sees the new counter with the old data (the response cache keys on them).
+ */
+export async function bumpContentVersion(tx: Queryable, orgId: string): Promise<number> {
+  const { rows } = await tx.query<{ v: number }>(
+    'UPDATE organizations SET content_version = content_version + 1 WHERE id = $1 RETURNING content_version AS v',
+    [orgId],
+  );
+  return rows[0]?.v ?? 0;
+}
+
+export async function bumpSchemaVersion(tx: Queryable, orgId: string): Promise<number> {
+  const { rows } = await tx.query<{ v: number }>(
+    'UPDATE organizations SET schema_version = schema_version + 1 WHERE id = $1 RETURNING schema_version AS v',
+    [orgId],
+  );
+  return rows[0]?.v ?? 0;
+}
+
+/** The org's schema version and its stored GraphQL limits (unchecked JSON): one primary-key read. Null for an unknown org. */
+export async function findSchemaState(db: Queryable, orgId: string): Promise<{ schemaVersion: number; limits: unknown } | null> {
+  const { rows } = await db.query<{ schema_version: number; limits: unknown }>('SELECT schema_version, limits FROM organizations WHERE id = $1', [orgId]);
+  return rows[0] ? { schemaVersion: rows[0].schema_version, limits: rows[0].limits } : null;
+}
+
+/** The org's content version; null for an unknown org. Read per cached GraphQL request, hence prepared. */
+export async function findContentVersion(db: Queryable, orgId: string): Promise<number | null> {
+  const { rows } = await db.query<{ v: number }>('SELECT content_version AS v FROM organizations WHERE id = $1', [orgId], { prepare: true });
+  return rows[0]?.v ?? null;
+}
+
+export async function findVersionRetention(db: Queryable, orgId: string): Promise<{ versionsKept: number; versionsDays: number | null }> {
+  const { rows } = await db.query<{ versions_kept: number; versions_days: number | null }>('SELECT versions_kept, versions_days FROM organizations WHERE id = $1', [orgId]);
+  return { versionsKept: rows[0].versions_kept, versionsDays: rows[0].versions_days };
+}
+
+export async function updateVersionRetention(db: Queryable, orgId: string, patch: { versionsKept?: number; versionsDays?: number | null }) {
+  await db.query(
+    `UPDATE organizations SET versions_kept = COALESCE($2, versions_kept), versions_days = CASE WHEN $3::boolean THEN $4 ELSE versions_days END WHERE id = $1`,
+    [orgId, patch.versionsKept ?? null, patch.versionsDays !== undefined, patch.versionsDays ?? null],
+  );
+  return findVersionRetention(db, orgId);
+}
+
+export async function findAuditRetentionDays(db: Queryable, orgId: string): Promise<number> {
+  const { rows } = await db.query<{ d: number }>('SELECT audit_retention_days AS d FROM organizations WHERE id = $1', [orgId]);
+  return rows[0].d;
+}
+
+export async function updateAuditRetentionDays(db: Queryable, orgId: string, days: number): Promise<void> {
+  await db.query('UPDATE organizations SET audit_retention_days = $2 WHERE id = $1', [orgId, days]);
+}
+
+/** SQL: the audit retention in days of the organization whose id is the parameter `param` (`$1`…). */
+export const auditRetentionDaysOf = (param: string) => `(SELECT audit_retention_days FROM organizations WHERE id = ${param})`;
+
+/** SQL relation (id, slug, name) to JOIN where a list names its organizations. */
+export const ORG_NAMES = '(SELECT id, slug, name FROM organizations)';
+
+/** SQL relation of what admitting a token or a session reads of its organization, to JOIN by id. */
+export const ORG_ADMISSION = `(SELECT id, slug, allowed_origins, ${DELIVERY_SETTINGS_FIELDS.join(', ')} FROM organizations)`;
+
+/** SQL relation (id, versions_kept, versions_days) of every organization's entry-version retention. */
+export const ORG_VERSION_RETENTION = '(SELECT id, versions_kept, versions_days FROM organizations)';

@@ -3,6 +3,7 @@ import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { TokenIdentity } from './context.js';
 import { DELIVERY_SETTINGS_COLUMNS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
+import { ORG_ADMISSION } from './organization-repository.js';
 import type { Scope } from './scopes.js';
 import { BUILT_IN_RULES, isBuiltInRole, NO_RIGHTS, scopesOfRules, type RoleRules } from '../people/roles.js';
 import { generateToken, hashToken } from './token-format.js';
@@ -126,7 +127,7 @@ export async function findActiveToken(db: Queryable, hash: Buffer): Promise<Foun
     `SELECT t.id, t.org_id, o.slug, t.scopes, t.publishable, t.expires_at, t.replaced_by, t.role, t.person_id,
             p.email, p.name AS person_name, m.role AS member_role, r.rules AS custom_rules,
             o.allowed_origins, ${DELIVERY_SETTINGS_COLUMNS}
-     FROM tokens t JOIN organizations o ON o.id = t.org_id
+     FROM tokens t JOIN ${ORG_ADMISSION} o ON o.id = t.org_id
      LEFT JOIN people p ON p.id = t.person_id
      LEFT JOIN memberships m ON m.org_id = t.org_id AND m.person_id = t.person_id
      LEFT JOIN roles r ON r.org_id = t.org_id AND 'custom:' || r.id = COALESCE(m.role, t.role)

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
-import { EDGE_URLS_RECORDED_WITHIN_MS } from '../edge/edge-url-recorder.js';
-import { findEdgeUrls, type ServedUrl } from '../edge/edge-url-repository.js';
-import { PATHS_PER_PURGE, sendPurge } from '../edge/purge-sender.js';
 import type { Services } from '../services.js';
 import type { AttemptRecord, DeliveryKey, DeliveryToSend } from './delivery-repository.js';
-import { signDelivery } from './signing.js';
+import { targetOf } from './delivery-target.js';
 
 export type DeliveryResult = 'succeeded' | 'retrying' | 'failed' | 'skipped';
 
@@ -78,18 +75,6 @@ export async function enqueueDeliveries(services: Pick<Services, 'queue' | 'logg
   return queued;
 }
 
-/**
- * The URLs a `{path}` purge reaches, read once every URL served before the change is recorded: a
- * URL first served just before it may still wait in a recorder (this process's is written now,
- * another process's within `EDGE_URLS_RECORDED_WITHIN_MS` of the change, which made the delivery).
- */
-async function servedUrls(services: Services, d: DeliveryToSend, keys: readonly string[]): Promise<ServedUrl[]> {
-  await services.edgeUrls.flush();
-  const wait = EDGE_URLS_RECORDED_WITHIN_MS - d.ageMs;
-  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  return findEdgeUrls(services.db, d.orgId, keys, PATHS_PER_PURGE);
-}
-
 /** Sends a claimed delivery once (unless its webhook is off) and says what to record. */
 async function attemptOnce(services: Services, d: DeliveryToSend): Promise<AttemptRecord> {
   const { config } = services;
@@ -97,13 +82,7 @@ async function attemptOnce(services: Services, d: DeliveryToSend): Promise<Attem
     // Its webhook was disabled: the delivery ends without an attempt (redeliver sends it later).
     return { statusCode: null, durationMs: null, error: 'webhook disabled', excerpt: null, outcome: { status: 'failed' }, counted: false };
   }
-  const sent = d.purge
-    ? await sendPurge(
-        { sender: services.webhookSender, apis: config.purgeApis, urlsFor: (keys) => servedUrls(services, d, keys) },
-        d.purge,
-        (JSON.parse(d.body) as { keys: string[] }).keys,
-      )
-    : await services.webhookSender.send(d.url, signDelivery(d.secrets, d.id, new Date(), d.body), d.body);
+  const sent = await targetOf(services.deliveryTargets, d.kind).send(d, services.webhookSender);
   // a request Node refused to make (a header value with CR or LF, say) fails the same every time
   const delay = sent.unsendable ? undefined : config.webhooks.retryDelaysMs[d.attempts];
   const outcome: AttemptRecord['outcome'] = sent.ok

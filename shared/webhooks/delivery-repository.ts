@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../adapters/db/index.js';
-import type { PurgeConfig } from '../edge/purge-target.js';
+import type { TargetSettings } from './webhook-repository.js';
 
 // All SQL on `events` (reading) and `webhook_deliveries`. Order within a lane — one webhook, one
 // subject — is kept by sending only its oldest pending delivery (the head); whoever finishes a
@@ -28,8 +28,8 @@ export interface Subscriber {
   id: string;
   events: string[];
   models: string[] | null;
-  /** A purge target: its deliveries carry surrogate keys, not the event. */
-  purge: boolean;
+  /** 'webhook', or the kind of a plugged-in target (see delivery-target.ts), which makes its bodies. */
+  kind: string;
 }
 
 export interface NewDelivery {
@@ -84,7 +84,7 @@ export async function enabledSubscribers(tx: Queryable, orgIds: string[]): Promi
     'SELECT org_id, id, events, models, kind FROM webhooks WHERE enabled AND org_id = ANY($1::text[]) ORDER BY created_at, id',
     [orgIds],
   );
-  return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models, purge: r.kind === 'purge' }));
+  return rows.map((r) => ({ orgId: r.org_id, id: r.id, events: r.events, models: r.models, kind: r.kind }));
 }
 
 /**
@@ -143,8 +143,10 @@ export interface DeliveryToSend {
   secrets: string[];
   /** The webhook's failures in a row when read (a success resets them only when there are some). */
   failedInARow: number;
-  /** A purge target's settings: the body lists surrogate keys to purge there. */
-  purge: PurgeConfig | null;
+  /** The subscription's kind: 'webhook' or a plugged-in target's, which sends the attempt. */
+  kind: string;
+  /** A plugged-in target's settings; null for a webhook. */
+  settings: TargetSettings | null;
   /** Milliseconds since the delivery was made (by the database's clock, the same for every process). */
   ageMs: number;
 }
@@ -169,7 +171,8 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
     previous_secret: string | null;
     previous_valid: boolean;
     failed_in_a_row: number;
-    purge: PurgeConfig | null;
+    kind: string;
+    purge: TargetSettings | null;
     age_ms: number;
   }>(
     `UPDATE webhook_deliveries d SET claimed_until = now() + make_interval(secs => $3::double precision / 1000)
@@ -179,7 +182,7 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
        AND (d.claimed_until IS NULL OR d.claimed_until < now())
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p
                        WHERE p.org_id = d.org_id AND p.webhook_id = d.webhook_id AND p.lane = d.lane AND p.status = 'pending' AND p.seq < d.seq)
-     RETURNING d.org_id, d.id, d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.purge,
+     RETURNING d.org_id, d.id, d.webhook_id, d.attempts, d.body, w.url, w.enabled, w.secret, w.previous_secret, w.failed_in_a_row, w.kind, w.purge,
                COALESCE(w.previous_secret_until > now(), false) AS previous_valid,
                (extract(epoch FROM now() - d.created_at) * 1000)::float8 AS age_ms`,
     [keys.map((k) => k.orgId), keys.map((k) => k.id), claimMs],
@@ -200,7 +203,8 @@ export async function claimDeliveries(db: Queryable, keys: DeliveryKey[], claimM
       enabled: r.enabled,
       secrets: r.previous_secret && r.previous_valid ? [r.secret, r.previous_secret] : [r.secret],
       failedInARow: r.failed_in_a_row,
-      purge: r.purge,
+      kind: r.kind,
+      settings: r.purge,
       ageMs: r.age_ms,
     };
   });

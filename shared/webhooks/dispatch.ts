@@ -1,9 +1,9 @@
 import type { Queryable } from '../adapters/db/index.js';
-import { purgeKeysOf } from '../edge/purge-keys.js';
 import { matchesEvent } from '../events/event-types.js';
 import { newId } from '../ids.js';
 import type { Services } from '../services.js';
 import { enqueueDeliveries } from './deliver.js';
+import { targetOf, type DeliveryTarget, type DeliveryTargets } from './delivery-target.js';
 import {
   countedDeliveryRows,
   enabledSubscribers,
@@ -34,14 +34,14 @@ const STATISTICS_AFTER = 500;
  * enqueues the deliveries that head their lane. Safe to run anywhere at any time: dispatchers
  * take turns on a lock, and an event is dispatched once. Returns the number of events handled.
  */
-export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'queue' | 'logger'>): Promise<number> {
+export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'queue' | 'logger' | 'deliveryTargets'>): Promise<number> {
   let handled = 0;
   let added = 0; // deliveries added since this run last renewed the statistics
   let renewing: Promise<void> | undefined; // beside the dispatching, which it need not hold up
   if (!(await hasUndispatchedEvents(services.db))) return 0;
   try {
     for (let batch = FIRST_BATCH; ; batch = Math.min(batch * 2, LARGEST_BATCH)) {
-      const { heads, count, deliveries } = await services.db.transaction((tx) => dispatchBatch(tx, batch));
+      const { heads, count, deliveries } = await services.db.transaction((tx) => dispatchBatch(tx, batch, services.deliveryTargets));
       handled += count;
       added += deliveries;
       if (!renewing && added >= STATISTICS_AFTER && added > (await countedDeliveryRows(services.db))) {
@@ -58,7 +58,7 @@ export async function dispatchPendingEvents(services: Pick<Services, 'db' | 'que
   }
 }
 
-async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: DeliveryKey[]; count: number; deliveries: number }> {
+async function dispatchBatch(tx: Queryable, batch: number, targets: DeliveryTargets): Promise<{ heads: DeliveryKey[]; count: number; deliveries: number }> {
   const events = await takeUndispatchedEvents(tx, batch);
   if (events.length === 0) return { heads: [], count: 0, deliveries: 0 };
   const subscribers = await enabledSubscribers(tx, [...new Set(events.map((e) => e.orgId))]);
@@ -66,7 +66,7 @@ async function dispatchBatch(tx: Queryable, batch: number): Promise<{ heads: Del
   for (const event of events) {
     for (const s of subscribers) {
       if (s.orgId !== event.orgId || !wants(s, event)) continue;
-      const delivery = deliveryOf(event, s);
+      const delivery = deliveryOf(event, s, targetOf(targets, s.kind));
       if (delivery) deliveries.push(delivery);
     }
   }
@@ -79,16 +79,11 @@ const wants = (s: Subscriber, e: PendingEvent): boolean =>
   matchesEvent(s.events, e.type) && (s.models === null || e.model === null || s.models.includes(e.model));
 
 /**
- * The body is fixed here, once: every attempt sends the same bytes under the same id. A purge
- * target's body is the surrogate keys the event makes stale; an event that makes none stale
- * (a draft saved) gives it no delivery.
+ * The body is fixed here, once, by the subscriber's target: every attempt sends the same bytes
+ * under the same id. A target may give an event no delivery (a purge target a draft saved).
  */
-function deliveryOf(event: PendingEvent, s: Subscriber): NewDelivery | null {
-  let body: string;
-  if (s.purge) {
-    const keys = purgeKeysOf(event);
-    if (keys.length === 0) return null;
-    body = JSON.stringify({ type: event.type, keys });
-  } else body = JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+function deliveryOf(event: PendingEvent, s: Subscriber, target: DeliveryTarget): NewDelivery | null {
+  const body = target.bodyOf(event);
+  if (body === null) return null;
   return { orgId: event.orgId, id: `msg_${newId()}`, webhookId: s.id, eventId: event.id, eventType: event.type, lane: event.subject, body };
 }

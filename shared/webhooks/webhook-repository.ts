@@ -1,15 +1,22 @@
 import type { Queryable } from '../adapters/db/index.js';
-import type { PurgeConfig } from '../edge/purge-target.js';
+
+// All SQL on `webhooks`; every statement is scoped by org and by kind: a plugged-in target's
+// subscription (a purge target, see the edge folder and delivery-target.ts) belongs to the same
+// machinery but webhook routes never see it, and the reverse. The secret never leaves through here.
+
+/** `WEBHOOK_KIND`, or the kind a plugged-in delivery target stores its subscriptions with. */
+export type SubscriptionKind = string;
+
+/** The kind every HTTP webhook is stored with. */
+export const WEBHOOK_KIND = 'webhook';
 
 /**
- * All SQL on `webhooks`; every statement is scoped by org and by kind: a purge target (kind
- * `purge`, see the edge folder) is a subscription of the same machinery that webhook routes
- * never see, and the reverse. The secret never leaves through here.
+ * A plugged-in target's own settings, stored with its subscription as JSON (none for an HTTP
+ * webhook); the domain that plugs the target in gives them their type.
  */
+export type TargetSettings = Record<string, unknown>;
 
-export type SubscriptionKind = 'webhook' | 'purge';
-
-export interface WebhookRecord {
+export interface WebhookRecord<S extends TargetSettings = TargetSettings> {
   id: string;
   url: string;
   events: string[];
@@ -22,11 +29,11 @@ export interface WebhookRecord {
   failedInARow: number;
   createdAt: Date;
   updatedAt: Date;
-  /** A purge target's provider and settings (none on a webhook). */
-  purge?: PurgeConfig;
+  /** A plugged-in target's settings (none on a webhook). */
+  settings?: S;
 }
 
-interface WebhookRow {
+interface WebhookRow<S extends TargetSettings> {
   id: string;
   url: string;
   events: string[];
@@ -37,12 +44,12 @@ interface WebhookRow {
   failed_in_a_row: number;
   created_at: Date;
   updated_at: Date;
-  purge: PurgeConfig | null;
+  purge: S | null;
 }
 
 const COLUMNS = 'id, url, events, models, description, enabled, disabled_reason, failed_in_a_row, created_at, updated_at, purge';
 
-const toRecord = (r: WebhookRow): WebhookRecord => ({
+const toRecord = <S extends TargetSettings>(r: WebhookRow<S>): WebhookRecord<S> => ({
   id: r.id,
   url: r.url,
   events: r.events,
@@ -53,37 +60,48 @@ const toRecord = (r: WebhookRow): WebhookRecord => ({
   failedInARow: r.failed_in_a_row,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
-  ...(r.purge ? { purge: r.purge } : {}),
+  ...(r.purge ? { settings: r.purge } : {}),
 });
 
-export async function insertWebhook(
+export async function insertWebhook<S extends TargetSettings = TargetSettings>(
   db: Queryable,
   orgId: string,
-  w: { id: string; url: string; events: string[]; models: string[] | null; description: string | null; enabled: boolean; secret: string; purge?: PurgeConfig },
-): Promise<WebhookRecord> {
-  const { rows } = await db.query<WebhookRow>(
+  w: { id: string; url: string; events: string[]; models: string[] | null; description: string | null; enabled: boolean; secret: string; settings?: S },
+  kind: SubscriptionKind = WEBHOOK_KIND,
+): Promise<WebhookRecord<S>> {
+  const { rows } = await db.query<WebhookRow<S>>(
     `INSERT INTO webhooks (org_id, id, url, events, models, description, enabled, secret, kind, purge)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
-    [orgId, w.id, w.url, w.events, w.models, w.description, w.enabled, w.secret, w.purge ? 'purge' : 'webhook', w.purge ? JSON.stringify(w.purge) : null],
+    [orgId, w.id, w.url, w.events, w.models, w.description, w.enabled, w.secret, kind, w.settings ? JSON.stringify(w.settings) : null],
   );
   return toRecord(rows[0]);
 }
 
-export async function listWebhooks(db: Queryable, orgId: string, page: { offset: number; limit: number }, kind: SubscriptionKind = 'webhook') {
+export async function listWebhooks<S extends TargetSettings = TargetSettings>(
+  db: Queryable,
+  orgId: string,
+  page: { offset: number; limit: number },
+  kind: SubscriptionKind = WEBHOOK_KIND,
+) {
   const [items, total] = await Promise.all([
-    db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND kind = $4 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset, kind]),
+    db.query<WebhookRow<S>>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND kind = $4 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [orgId, page.limit, page.offset, kind]),
     countWebhooks(db, orgId, kind),
   ]);
   return { items: items.rows.map(toRecord), total };
 }
 
-export async function countWebhooks(db: Queryable, orgId: string, kind: SubscriptionKind = 'webhook'): Promise<number> {
+export async function countWebhooks(db: Queryable, orgId: string, kind: SubscriptionKind = WEBHOOK_KIND): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1 AND kind = $2', [orgId, kind]);
   return rows[0].n;
 }
 
-export async function findWebhook(db: Queryable, orgId: string, id: string, kind: SubscriptionKind = 'webhook'): Promise<WebhookRecord | null> {
-  const { rows } = await db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND id = $2 AND kind = $3`, [orgId, id, kind]);
+export async function findWebhook<S extends TargetSettings = TargetSettings>(
+  db: Queryable,
+  orgId: string,
+  id: string,
+  kind: SubscriptionKind = WEBHOOK_KIND,
+): Promise<WebhookRecord<S> | null> {
+  const { rows } = await db.query<WebhookRow<S>>(`SELECT ${COLUMNS} FROM webhooks WHERE org_id = $1 AND id = $2 AND kind = $3`, [orgId, id, kind]);
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
@@ -91,14 +109,14 @@ export async function findWebhook(db: Queryable, orgId: string, id: string, kind
  * Changes the given members. Enabling a webhook clears why it was disabled and its failure
  * count: it starts afresh.
  */
-export async function updateWebhook(
+export async function updateWebhook<S extends TargetSettings = TargetSettings>(
   db: Queryable,
   orgId: string,
   id: string,
-  patch: { url?: string; events?: string[]; models?: string[] | null; description?: string | null; enabled?: boolean; purge?: PurgeConfig },
-  kind: SubscriptionKind = 'webhook',
-): Promise<WebhookRecord | null> {
-  const { rows } = await db.query<WebhookRow>(
+  patch: { url?: string; events?: string[]; models?: string[] | null; description?: string | null; enabled?: boolean; settings?: S },
+  kind: SubscriptionKind = WEBHOOK_KIND,
+): Promise<WebhookRecord<S> | null> {
+  const { rows } = await db.query<WebhookRow<S>>(
     `UPDATE webhooks SET
        url = COALESCE($3, url),
        events = COALESCE($4, events),
@@ -121,13 +139,13 @@ export async function updateWebhook(
       patch.description ?? null,
       patch.enabled ?? null,
       kind,
-      patch.purge ? JSON.stringify(patch.purge) : null,
+      patch.settings ? JSON.stringify(patch.settings) : null,
     ],
   );
   return rows[0] ? toRecord(rows[0]) : null;
 }
 
-export async function deleteWebhook(db: Queryable, orgId: string, id: string, kind: SubscriptionKind = 'webhook'): Promise<boolean> {
+export async function deleteWebhook(db: Queryable, orgId: string, id: string, kind: SubscriptionKind = WEBHOOK_KIND): Promise<boolean> {
   const r = await db.query('DELETE FROM webhooks WHERE org_id = $1 AND id = $2 AND kind = $3', [orgId, id, kind]);
   return r.rowCount > 0;
 }

@@ -7,7 +7,7 @@ import { runTransformJob } from '../../shared/assets/run-transform-job.js';
 import { createBlobStore } from '../../shared/adapters/blobs/index.js';
 import type { Config } from '../../shared/config.js';
 import { createQueue } from '../../shared/adapters/queue/index.js';
-import { TRANSFORM_STALLED_AFTER_MS } from '../../workers/image-transform.js';
+import { TRANSFORM_STALLED_AFTER_MS } from '../../shared/assets/image-transform-job.js';
 import { createAssetCaches } from '../../shared/assets/asset-caches.js';
 
 const options = JSON.parse(process.env.FOLIO_CRASH_WORKER ?? '{}') as { redisUrl: string; prefix: string; dataDir: string; s3?: Config['s3'] };

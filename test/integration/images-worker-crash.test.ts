@@ -14,7 +14,7 @@ import { runTransformJob } from '../../shared/assets/run-transform-job.js';
 import { parseImagePath } from '../../shared/assets/url-grammar.js';
 import type { BlobStore } from '../../shared/adapters/blobs/index.js';
 import { randomBase62 } from '../../shared/ids.js';
-import { TRANSFORM_STALLED_AFTER_MS } from '../../workers/image-transform.js';
+import { TRANSFORM_STALLED_AFTER_MS } from '../../shared/assets/image-transform-job.js';
 import { createQueue, type JobQueue } from '../../shared/adapters/queue/index.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 import { createAssetCaches } from '../../shared/assets/asset-caches.js';

@@ -12,7 +12,7 @@ import { EVENT_TYPES } from '../../shared/events/event-types.js';
 import { recordEvents } from '../../shared/events/record-events.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { deliverOnce } from '../../shared/webhooks/deliver.js';
-import type { WebhookDeliverPayload } from '../../workers/webhook-deliver.js';
+import type { WebhookDeliverPayload } from '../../shared/webhooks/webhook-deliver-job.js';
 import { createWebhookSender } from '../../shared/webhooks/webhook-sender.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';

@@ -37,21 +37,18 @@ function answerFailure(req: Request, res: Response, next: NextFunction, err: unk
 export function ssoRoutes(services: Services): Router {
   const r = Router();
   const sso = requireArea('sso');
-  const answer = async (orgId: string) => {
-    const { rows } = await services.db.query<{ slug: string }>('SELECT slug FROM organizations WHERE id = $1', [orgId]);
-    return (settings: Awaited<ReturnType<typeof getSsoSettings>>) => publicSsoSettings(settings, services.config.publicBaseUrl, rows[0]?.slug ?? orgId);
-  };
+  const answer = (slug: string) => (settings: Awaited<ReturnType<typeof getSsoSettings>>) => publicSsoSettings(settings, services.config.publicBaseUrl, slug);
 
   r.get('/management/v1/sso', sso, async (req, res) => {
-    const orgId = tenantOf(req).orgId;
-    res.json(ok((await answer(orgId))(await getSsoSettings(services.db, orgId))));
+    const { orgId, orgSlug } = tenantOf(req);
+    res.json(ok(answer(orgSlug)(await getSsoSettings(services.db, orgId))));
   });
 
   r.put('/management/v1/sso', sso, async (req, res) => {
     const input = parseInput(ssoSettingsInputSchema, req.body, { what: 'single sign-on settings' });
-    const orgId = tenantOf(req).orgId;
+    const { orgId, orgSlug } = tenantOf(req);
     const saved = await putSsoSettings(services, orgId, input);
-    res.json(ok((await answer(orgId))(saved), { messages: [`Register this redirect URI with the issuer's client: ${services.config.publicBaseUrl}${CALLBACK_PATH}`] }));
+    res.json(ok(answer(orgSlug)(saved), { messages: [`Register this redirect URI with the issuer's client: ${services.config.publicBaseUrl}${CALLBACK_PATH}`] }));
   });
 
   r.delete('/management/v1/sso', sso, async (req, res) => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { requireMetricsToken } from '../auth.js';
-import { JOB_NAMES } from '../../../workers/register.js';
+import { JOB_NAMES } from '../../../shared/job-names.js';
 import type { Services } from '../../../shared/services.js';
 
 const CHECK_TIMEOUT_MS = 2000;

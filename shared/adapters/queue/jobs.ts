@@ -9,9 +9,9 @@ export interface JobBase {
 }
 
 /**
- * Job name → payload and result. Empty here: each job's file under `workers/` adds its own
- * entry (`declare module '../shared/adapters/queue/jobs.js'`), next to its handler and options, and the
- * queue adapters are generic over whatever the map holds.
+ * Job name → payload and result. Empty here: each job's file in its domain's folder
+ * (`shared/<domain>/*-job.ts`) adds its own entry (`declare module '../adapters/queue/jobs.js'`),
+ * next to its handler and options, and the queue adapters are generic over whatever the map holds.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface JobMap {}

@@ -7,6 +7,7 @@ import { openSession, type SignedIn } from '../people-service.js';
 import { authorizationUrl, exchangeCode, failureReason, issuerConfiguration, issuerOptionsOf, type Claims } from './oidc-client.js';
 import { PENDING_TTL_MS, type PendingCookie } from './pending-cookie.js';
 import { checkedReturnTo } from './return-to.js';
+import { findOrganization, findOrganizationBySlug } from '../../tenancy/organization-repository.js';
 import { findSsoSettings, type SsoSettings } from './sso-settings-repository.js';
 import { ssoRedirectUri } from './sso-settings-service.js';
 
@@ -16,10 +17,10 @@ import { ssoRedirectUri } from './sso-settings-service.js';
 type Deps = Pick<Services, 'db' | 'config' | 'secrets' | 'suspensions'>;
 
 async function settingsOfOrganization(db: Deps['db'], organization: string): Promise<{ orgId: string; slug: string; settings: SsoSettings }> {
-  const { rows } = await db.query<{ id: string; slug: string }>('SELECT id, slug FROM organizations WHERE id = $1 OR slug = $1 LIMIT 1', [organization]);
-  const settings = rows[0] ? await findSsoSettings(db, rows[0].id) : null;
-  if (!rows[0] || !settings) throw notFound('Single sign-on for this organization');
-  return { orgId: rows[0].id, slug: rows[0].slug, settings };
+  const org = (await findOrganization(db, organization)) ?? (await findOrganizationBySlug(db, organization));
+  const settings = org ? await findSsoSettings(db, org.id) : null;
+  if (!org || !settings) throw notFound('Single sign-on for this organization');
+  return { orgId: org.id, slug: org.slug, settings };
 }
 
 /** The issuer's authorization URL, and the pending attempt the browser keeps until the callback. */

@@ -1,10 +1,10 @@
-import { publishDueEntries, unpublishDueEntries } from '../shared/content/entry-lifecycle.js';
-import { pruneVersions } from '../shared/content/version-repository.js';
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
-import type { Services } from '../shared/services.js';
+import { publishDueEntries, unpublishDueEntries } from './entry-lifecycle.js';
+import { pruneVersions } from './version-repository.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
+import type { Services } from '../services.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /**
      * Publishes every SCHEDULED entry whose time has come, then unpublishes every entry whose

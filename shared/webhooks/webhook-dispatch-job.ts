@@ -1,12 +1,12 @@
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
-import { deleteStaleEdgeUrls } from '../shared/edge/edge-url-repository.js';
-import type { Services } from '../shared/services.js';
-import { enqueueDeliveries } from '../shared/webhooks/deliver.js';
-import { dispatchPendingEvents } from '../shared/webhooks/dispatch.js';
-import { findOverdueHeads, pruneWebhookHistory, releaseClaims } from '../shared/webhooks/delivery-repository.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
+import type { Services } from '../services.js';
+import { enqueueDeliveries } from './deliver.js';
+import { dispatchPendingEvents } from './dispatch.js';
+import { findOverdueHeads, releaseClaims } from './delivery-repository.js';
+import { pruneDeliveryHistory } from './webhook-retention.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /**
      * The dispatcher's safety net, in all orgs (`orgId: '*'`): dispatches events a notification
@@ -26,14 +26,6 @@ const TICK_MS = 5000;
 const LOST_AFTER_MS = 5000;
 const SWEEP_WHILE_WAITING_BELOW = 1000;
 const SWEEP_BATCH = 2000;
-/** Dispatched events and finished deliveries are kept this long (the delivery log's reach). */
-const EVENT_DAYS = 7;
-const DELIVERY_DAYS = 30;
-/**
- * A cached URL is kept this long after it was last served: images and files are served
- * `immutable` for a year, so a CDN may hold one that long without asking Folio again.
- */
-const EDGE_URL_DAYS = 400;
 const PRUNE_EVERY_MS = 3600_000;
 /** A grace reaching this far ahead takes every pending head (retries wait at most a week). */
 const EVERY_HEAD_MS = 8 * 86_400_000;
@@ -87,9 +79,8 @@ export const webhookDispatchJob: JobDefinition<'webhook-dispatch'> = {
         const requeued = waiting < SWEEP_WHILE_WAITING_BELOW ? await requeueLostDeliveries(services, LOST_AFTER_MS) : 0;
         if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
           prunedAt = Date.now();
-          await pruneWebhookHistory(services.db, EVENT_DAYS, DELIVERY_DAYS);
-          // cached URLs not served for longer than any answer may be kept: no CDN still holds them
-          await deleteStaleEdgeUrls(services.db, EDGE_URL_DAYS * 86_400_000);
+          await pruneDeliveryHistory(services.db);
+          for (const target of services.deliveryTargets.values()) await target.prune?.();
         }
         return { dispatched, requeued };
       } finally {

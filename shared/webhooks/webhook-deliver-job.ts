@@ -1,9 +1,9 @@
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
-import { concurrencyLimit } from '../shared/concurrency.js';
-import { deliverOnce, type DeliveryResult } from '../shared/webhooks/deliver.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
+import { concurrencyLimit } from '../concurrency.js';
+import { deliverOnce, type DeliveryResult } from './deliver.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /** One attempt of each of a few deliveries of one org (the job key names the attempts). */
     'webhook-deliver': { payload: WebhookDeliverPayload; result: { results: DeliveryResult[] } };

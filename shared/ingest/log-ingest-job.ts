@@ -1,9 +1,9 @@
-import { drainSpool, processSpooledBatch } from '../shared/ingest/process-batch.js';
-import { pruneDoneBatches } from '../shared/ingest/spool-repository.js';
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
+import { drainSpool, processSpooledBatch } from './process-batch.js';
+import { pruneDoneBatches } from './spool-repository.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /** Moves one spooled CDN log batch into ClickHouse. */
     'log-ingest': { payload: LogIngestPayload; result: { inserted: boolean } };

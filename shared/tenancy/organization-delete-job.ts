@@ -1,8 +1,8 @@
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
-import { deleteOrganizationData, recordDeletionError, type RemovedCounts } from '../shared/tenancy/organization-deletion.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
+import { deleteOrganizationData, recordDeletionError, type RemovedCounts } from './organization-deletion.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /** Removes a deleted organization's rows, objects and analytics rows (DELETE /admin/v1/organizations/:id). */
     'organization-delete': { payload: JobBase; result: RemovedCounts };

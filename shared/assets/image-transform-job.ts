@@ -1,9 +1,9 @@
 import os from 'node:os';
-import { runTransformJob } from '../shared/assets/run-transform-job.js';
-import type { JobBase } from '../shared/adapters/queue/jobs.js';
-import type { JobDefinition } from '../shared/job-definition.js';
+import { runTransformJob } from './run-transform-job.js';
+import type { JobBase } from '../adapters/queue/jobs.js';
+import type { JobDefinition } from '../job-definition.js';
 
-declare module '../shared/adapters/queue/jobs.js' {
+declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /** Writes one image derivative to the blob store. */
     'image-transform': { payload: ImageTransformPayload; result: ImageTransformResult };
