@@ -34,6 +34,7 @@ export const FILTER_PARAMETERS = [
 
 const CONTINENTS = new Set(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'XX']);
 /** Free-text values (browser, OS, device, UTM values): printable, no control characters. */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const TEXT = /^[^\u0000-\u001f\u007f]{1,200}$/;
 
 type Check = (value: string, name: string) => string | boolean;
@@ -43,6 +44,7 @@ const text: Check = (v, name) => {
   return v;
 };
 const urlPath: Check = (v, name) => {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (!v.startsWith('/') || v.length > 2048 || /[\u0000-\u001f\u007f?#]/.test(v)) {
     throw badRequest(`${name}: must be a path starting with / (at most 2,048 characters, without query string or fragment).`);
   }

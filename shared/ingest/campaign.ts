@@ -16,6 +16,7 @@ const MAX = 200;
 /** Skips parsing query strings that cannot hold a campaign value (most lines, on the hot path). */
 const MAY_HOLD = /(?:^|&)(?:utm_(?:source|medium|campaign|term|content)|source|ref)=/;
 
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const clean = (v: string | null): string => (v === null ? '' : v.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX));
 
 export function campaignOf(query: string | undefined): Campaign {
