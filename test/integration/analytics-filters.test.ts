@@ -166,6 +166,61 @@ describe('analytics filters, comparison and campaigns', () => {
     expect(res.body.result.numberOfRequests).toBeGreaterThan(0);
   });
 
+  it('entries and assets take the filters too, entry and asset among them', async () => {
+    const m = (path: string, init: { method?: string; body?: unknown } = {}) => app.json(`/management/v1${path}`, { token: org.manageToken, ...init });
+    await createDistribution(app, org, 'pages');
+    const site = (await m('/sites', { body: { name: 'Magazine' } })).body.result.id as string;
+    expect((await m('/models/article', { method: 'PUT', body: { titleField: 'title', fields: [{ alias: 'title', type: 'text', required: true }] } })).status).toBe(201);
+    const entryId = async (slug: string, title: string) =>
+      (await m('/entries', { body: { status: 'PUBLISHED', model: 'article', siteId: site, slug, fields: { title } } })).body.result.id as string;
+    const one = await entryId('one', 'One');
+    const two = await entryId('two', 'Two');
+    expect((await m(`/sites/${site}/url-patterns`, { method: 'PUT', body: { patterns: [{ pattern: '/articles/{slug}', model: 'article' }] } })).status).toBe(200);
+    const assetA = 'assetaaaaaaaaaaaaaaa';
+    const assetB = 'assetbbbbbbbbbbbbbbb';
+    const at = Date.now() - 2 * HOUR;
+    const lines = [
+      ...Array.from({ length: 6 }, (_, i) => ({ path: '/articles/one?utm_source=hn', country: i % 3 ? 'DE' : 'NL', ip: `203.0.113.${i}` })),
+      ...Array.from({ length: 3 }, (_, i) => ({ path: '/articles/two', country: i ? 'NL' : 'DE', ip: `203.0.113.${10 + i}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ path: `/img/SIG/${org.orgId}/${assetA}/v1/w_800.webp`, country: i % 2 ? 'DE' : 'NL', ip: '198.51.100.1' })),
+      ...Array.from({ length: 2 }, () => ({ path: `/img/SIG/${org.orgId}/${assetB}/v1/w_200.avif`, country: 'DE', ip: '198.51.100.2' })),
+    ];
+    const rows = lines.map((l, i) => ({
+      timestamp: new Date(at + i * 1000).toISOString(), clientIp: l.ip, method: 'GET', host: 'h', path: l.path, status: 200, bytes: 100 + i, serveTimeMs: 1,
+      cacheStatus: 'HIT', referer: '', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0', country: l.country,
+    }));
+    expect((await pushLogs(app, org.ingestToken, 'pages', ndjson(rows))).body.result).toMatchObject({ accepted: rows.length });
+    await waitForSpool(app, org.orgId);
+    const window = `from=${iso(at - HOUR)}&to=${iso(at + HOUR)}`;
+    const get = async (report: string, query: string) => {
+      const res = await app.json(url('pages', report, `${window}&${query}`), { token: org.analyticsToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.result;
+    };
+    const sum = (keep: (r: (typeof rows)[number]) => boolean) => ({ n: rows.filter(keep).length, bytes: rows.filter(keep).reduce((n, r) => n + r.bytes, 0) });
+    const de = (r: (typeof rows)[number]) => r.country === 'DE';
+    const onePath = (r: (typeof rows)[number]) => r.path.startsWith('/articles/one');
+    const twoPath = (r: (typeof rows)[number]) => r.path === '/articles/two';
+    const entryOf = (keep: (r: (typeof rows)[number]) => boolean, id: string, title: string) => ({
+      id, model: 'article', title, requests: sum(keep).n, bytes: sum(keep).bytes, visitors: new Set(rows.filter(keep).map((r) => r.clientIp)).size,
+    });
+    expect(await get('/entries', 'country=DE')).toEqual({
+      requests: sum((r) => de(r) && (onePath(r) || twoPath(r))).n,
+      bytes: sum((r) => de(r) && (onePath(r) || twoPath(r))).bytes,
+      entries: [entryOf((r) => de(r) && onePath(r), one, 'One'), entryOf((r) => de(r) && twoPath(r), two, 'Two')],
+      otherRequests: 0,
+      source: 'raw',
+    });
+    expect((await get('/entries', `entry=${two}`)).entries).toEqual([entryOf(twoPath, two, 'Two')]);
+    expect((await get('', `entry=${one}&utmSource=hn`)).aggregatesPerInterval.reduce((n: number, i: { numberOfRequests: number }) => n + i.numberOfRequests, 0)).toBe(6);
+    const assets = await get('/assets', 'country=DE');
+    expect(assets.assets.map((a: { id: string; requests: number }) => [a.id, a.requests])).toEqual([[assetA, 2], [assetB, 2]]);
+    expect(assets.formats.map((f: { format: string; requests: number }) => [f.format, f.requests])).toEqual([['avif', 2], ['webp', 2]]);
+    const onlyA = await get('/assets', `asset=${assetA}`);
+    expect([onlyA.requests, onlyA.assets.map((a: { id: string }) => a.id)]).toEqual([5, [assetA]]);
+    expect((await get('/geo', `asset=${assetB}`)).countries.buckets).toEqual([{ name: 'DE', count: 2 }]);
+  });
+
   it('refuses bad values with a 400 naming the parameter', async () => {
     for (const [query, name] of [
       ['country=Germany', 'country'],
