@@ -79,7 +79,10 @@ export async function runReport(
     return hasFilters(filters) ? { ...(result as object), source } : result;
   }
   const length = kind === 'realtime' ? REALTIME_MINUTES * 60_000 : range.toMs - range.fromMs;
-  const before = { ...range, fromMs: range.fromMs - length, toMs: range.toMs - length };
+  // a window starting at 1970-01-01 has no period before it
+  if (kind !== 'realtime' && range.fromMs === 0) return { ...((await runOnce(deps, kind, scope, range, now)) as object), source, previous: null, change: null };
+  // log times start at 1970: a previous period reaching before it is cut there
+  const before = { ...range, fromMs: Math.max(0, range.fromMs - length), toMs: range.fromMs };
   const [result, previous] = await Promise.all([
     runOnce(deps, kind, scope, range, now),
     runOnce(deps, kind, { ...scope, fromMs: before.fromMs, toMs: before.toMs }, before, now - length),

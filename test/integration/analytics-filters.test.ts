@@ -138,6 +138,9 @@ describe('analytics filters, comparison and campaigns', () => {
         expect(change.topReferers.buckets[b.name]).toEqual(p ? { count: { absolute: b.count - p.count, relative: rel(b.count, p.count) } } : undefined);
       }
     }
+    // a window starting at 1970-01-01 has no period before it
+    const epoch = await app.json(url('cdn', '/geo', 'from=1970-01-01T00:00:00Z&to=1970-01-02T00:00:00Z&compare=previous&country=NL'), { token: org.analyticsToken });
+    expect(epoch.body.result).toEqual({ continents: { otherCount: 0, buckets: [] }, countries: { otherCount: 0, buckets: [] }, source: 'raw', previous: null, change: null });
     // a figure 0 before has no relative change
     const empty = await app.json(url('cdn', '/status', `from=${iso(start)}&to=${iso(start + DAY)}&compare=previous`), { token: org.analyticsToken });
     const firstDay = all.filter((e) => e.timestampMs < start + DAY).length;

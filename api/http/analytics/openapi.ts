@@ -284,9 +284,9 @@ const withExtras = (result: unknown) => ({
           enum: ['rollup', 'raw'],
           description: 'With filters or compare: rollup (the pre-aggregated tables answered) or raw (the raw log lines were read: any filter but bot=false, and campaigns always).',
         },
-        previous: { ...(result as object), description: 'compare=previous: the same report over the previous period.' },
+        previous: { anyOf: [result, { type: 'null' }], description: 'compare=previous: the same report over the previous period (null for a window starting at 1970-01-01).' },
         change: {
-          type: 'object',
+          type: ['object', 'null'],
           additionalProperties: true,
           description:
             'compare=previous: per numeric figure a Change; nested objects field by field; lists of named items (buckets, entries, assets) as objects keyed by name or id, for items listed in both periods. Per-interval lists are left out.',
