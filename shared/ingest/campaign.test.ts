@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { campaignOf } from './campaign.js';
+import { generateTraffic, ndjson, toAkamai, toCanonical, toCloudFrontRealtime, toCloudFrontStandard, toCloudflare, toFastly, toNginx } from '../../test/fixtures/cdn-logs/traffic.js';
 import { parseBody } from './parse-body.js';
 
 describe('campaign values of a query string', () => {
@@ -31,5 +32,25 @@ describe('campaign values of a query string', () => {
     const [json] = parseBody(canonical, { retentionDays: 100_000 }).records;
     expect([combined.path, campaignOf(combined.query)]).toEqual(['/pricing', { source: 'google', medium: 'cpc', campaign: '', term: '', content: '' }]);
     expect([json.path, json.query, campaignOf(json.query).source]).toEqual(['/a', 'ref=hn', 'hn']);
+  });
+
+  it('every log format hands over the query string, and keeps it out of the path', () => {
+    const now = Date.now();
+    const [e] = generateTraffic({ count: 1, startMs: now - 60_000, spanMs: 1000, seed: 3 });
+    const event = { ...e, path: '/pricing', query: 'utm_source=google&utm_campaign=spring%20sale' };
+    const bodies: Record<string, string> = {
+      canonical: ndjson([toCanonical(event)]),
+      cloudflare: ndjson([toCloudflare(event)]),
+      fastly: ndjson([toFastly(event)]),
+      akamai: ndjson([toAkamai(event)]),
+      cloudfront: toCloudFrontStandard([event]),
+      cloudfrontRealtime: toCloudFrontRealtime([event]),
+      nginx: toNginx([event]),
+    };
+    for (const [format, body] of Object.entries(bodies)) {
+      const parsed = parseBody(body, { retentionDays: 30 });
+      expect([format, parsed.records.length, parsed.records[0]?.path]).toEqual([format, 1, '/pricing']);
+      expect([format, campaignOf(parsed.records[0].query).source, campaignOf(parsed.records[0].query).campaign]).toEqual([format, 'google', 'spring sale']);
+    }
   });
 });
