@@ -1,7 +1,7 @@
 import type { AnalyticsStore } from '../adapters/clickhouse/index.js';
 import type { Queryable } from '../adapters/db/index.js';
 import { findEntryLabels } from '../content/entry-repository.js';
-import { queryEntryTop } from './entry-queries.js';
+import { queryEntryTop, queryEntryTraffic } from './entry-queries.js';
 import { listedKey, type EntryTrafficReader } from './entry-traffic-reader.js';
 import type { AnalyticsRange } from './range.js';
 import type { Scope } from './window-sql.js';
@@ -43,6 +43,13 @@ export async function entryAnalytics(
   // known only once the sums are, but it is mostly the one listed last time: those entries'
   // visitors are read beside the sums, and only entries new to the list after them. Each
   // entry's figures are its own, whichever others are read with it.
+  if (scope.filter) {
+    // filtered: no remembered days or list (they are of the unfiltered traffic): two statements
+    const top = await queryEntryTop(store, scope, range.termCount);
+    const ids = top.rows.map((r) => r.entryId);
+    const [labels, visitors] = await Promise.all([findEntryLabels(db, scope.orgId, ids), ids.length === 0 ? [] : queryEntryTraffic(store, scope, { entryIds: ids })]);
+    return entriesOf(top, labels, new Map(visitors.map((v) => [v.entryId, v.visitors])));
+  }
   const key = listedKey(scope);
   const guess = traffic.listed.get(key) ?? [];
   const [top, early] = await Promise.all([queryEntryTop(store, scope, range.termCount), guess.length === 0 ? [] : traffic.byDay.of(scope, guess)]);
@@ -55,7 +62,15 @@ export async function entryAnalytics(
     findEntryLabels(db, scope.orgId, ids),
     unread.length === 0 ? [] : traffic.byDay.of(scope, unread),
   ]);
-  const visitorsOf = new Map([...early, ...late].map((v) => [v.entryId, v.visitors]));
+  return entriesOf(top, labels, new Map([...early, ...late].map((v) => [v.entryId, v.visitors])));
+}
+
+function entriesOf(
+  top: Awaited<ReturnType<typeof queryEntryTop>>,
+  labels: Awaited<ReturnType<typeof findEntryLabels>>,
+  visitorsOf: Map<string, number>,
+): EntryAnalytics {
+  const listed = top.rows;
   return {
     requests: top.requests,
     bytes: top.bytes,

@@ -5,7 +5,7 @@ import { queryBotShare, queryIntervals, queryRecentMinutes, queryStatuses, type 
 import type { Scope } from './window-sql.js';
 import { floorTo, intervalStarts, type AnalyticsRange } from './range.js';
 
-type Bucket = { name: string; count: number };
+export type Bucket = { name: string; count: number };
 
 /** A bucket group: the top `TermCount` values and the requests of all the others. */
 export interface BucketGroup {
@@ -45,7 +45,7 @@ export interface DistributionAnalytics {
 }
 
 export type BreakdownKind = 'geo' | 'path' | 'device' | 'referers';
-export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime' | 'assets' | 'entries';
+export type ReportKind = BreakdownKind | 'overview' | 'status' | 'bots' | 'realtime' | 'assets' | 'entries' | 'campaigns';
 
 /** The groups each breakdown endpoint returns, result key → dimension. */
 export const BREAKDOWN_GROUPS: Record<BreakdownKind, Record<string, Dimension>> = {
@@ -61,7 +61,7 @@ export const mostFirst =
   (a: T, b: T): number =>
     count(b) - count(a) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0);
 
-const group = (buckets: BucketGroup['buckets'], total: number): BucketGroup => ({
+export const group = (buckets: BucketGroup['buckets'], total: number): BucketGroup => ({
   otherCount: total - buckets.reduce((s, b) => s + b.count, 0),
   buckets,
 });
@@ -168,7 +168,7 @@ export interface RealtimeAnalytics {
   >;
 }
 
-export async function realtimeAnalytics(store: AnalyticsStore, scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots'>, now = Date.now()): Promise<RealtimeAnalytics> {
+export async function realtimeAnalytics(store: AnalyticsStore, scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots' | 'filter'>, now = Date.now()): Promise<RealtimeAnalytics> {
   const first = floorTo('minute', now) - (REALTIME_MINUTES - 1) * 60_000;
   const rows = new Map((await queryRecentMinutes(store, scope, first)).map((r) => [r.t * 1000, r]));
   const perMinute = Array.from({ length: REALTIME_MINUTES }, (_, i) => {
@@ -224,6 +224,8 @@ export function emptyAnalytics(kind: ReportKind): unknown {
       return { requests: 0, bytes: 0, bytesSaved: 0, assets: [], otherRequests: 0, formats: [] };
     case 'entries':
       return { requests: 0, bytes: 0, entries: [], otherRequests: 0 };
+    case 'campaigns':
+      return { sources: none(), mediums: none(), campaigns: none() };
     default:
       return Object.fromEntries(Object.keys(BREAKDOWN_GROUPS[kind]).map((key) => [key, none()]));
   }

@@ -144,7 +144,8 @@ function minuteParts(scope: Scope): IntervalParts {
  */
 export async function queryIntervals(store: AnalyticsStore, scope: Scope, interval: Interval, remembered?: DayVisitors): Promise<Intervals> {
   const keyOf = (day: string) => `${scope.orgId}\0${scope.distributionId ?? ''}\0${scope.excludeBots ? 1 : 0}\0${day}`;
-  const whole = new Set(interval === 'day' && remembered ? wholeDays(scope) : []);
+  // remembered visitors are of unfiltered days
+  const whole = new Set(interval === 'day' && remembered && !scope.filter ? wholeDays(scope) : []);
   const known = new Map<string, DayCount>();
   for (const day of whole) {
     const hit = remembered?.get(keyOf(day));
@@ -253,11 +254,26 @@ export async function queryBotShare(store: AnalyticsStore, scope: Scope): Promis
 /** The last `minutes` whole and current minutes from `cdn_minutes`, per minute. */
 export async function queryRecentMinutes(
   store: AnalyticsStore,
-  scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots'>,
+  scope: Pick<Scope, 'orgId' | 'distributionId' | 'excludeBots' | 'filter'>,
   fromMs: number,
 ): Promise<Array<IntervalRow & { clientErrors: number; serverErrors: number; p50: number; p95: number; p99: number; visitors: number }>> {
   const tenant = tenantSql(scope);
-  const rows = await store.query<IntervalRow & { clientErrors: number; serverErrors: number; q: number[]; visitors: number }>(
+  type Row = IntervalRow & { clientErrors: number; serverErrors: number; q: number[]; visitors: number };
+  if (scope.filter) {
+    // filtered: the same figures from the raw lines (the minute rollup keeps none of the dimensions)
+    const rows = await store.query<Row>(
+      `SELECT toUnixTimestamp(toStartOfMinute(timestamp)) AS t, toInt64(count()) AS requests, toInt64(sum(bytes)) AS bytes, toInt64(sum(toUInt64(serve_time_ms))) AS serve,
+         toInt64(countIf(cache_status = 'HIT')) AS hits, toInt64(countIf(cache_status = 'MISS')) AS misses,
+         toInt64(countIf(status >= 400 AND status < 500)) AS clientErrors, toInt64(countIf(status >= 500)) AS serverErrors,
+         quantilesTiming(0.5, 0.95, 0.99)(serve_time_ms) AS q, toInt64(uniqIf(visitor, visitor != 0)) AS visitors
+       FROM cdn_logs
+       WHERE ${tenant.tenant} AND timestamp >= toDateTime({from:UInt32}, 'UTC')${scope.excludeBots ? HUMANS : ''} AND ${scope.filter.sql}
+       GROUP BY t ORDER BY t`,
+      { ...tenant.params, ...scope.filter.params, from: Math.floor(fromMs / 1000) },
+    );
+    return rows.map(({ q, ...r }) => ({ ...r, p50: q[0], p95: q[1], p99: q[2] }));
+  }
+  const rows = await store.query<Row>(
     `SELECT toUnixTimestamp(minute) AS t, sum(requests) AS requests, sum(bytes) AS bytes, sum(serve_time_ms) AS serve, sum(hits) AS hits,
        sum(misses) AS misses, sum(client_errors) AS clientErrors, sum(server_errors) AS serverErrors,
        quantilesTimingMerge(0.5, 0.95, 0.99)(serve_time) AS q, uniqMerge(visitors) AS visitors

@@ -13,6 +13,11 @@ export interface Scope {
   toMs: number;
   /** Leave out requests whose user agent is a bot's. */
   excludeBots?: boolean;
+  /**
+   * Conditions on raw lines (see filters.ts): when set, the whole window is read from `cdn_logs`,
+   * as the rollups keep none of the filtered dimensions.
+   */
+  filter?: { sql: string; params: QueryParams } | null;
 }
 
 /** The condition on whose rows: the organization's, of one distribution or of all. */
@@ -38,6 +43,7 @@ export interface WindowSql {
 
 /** `tag` prefixes the parameter names, so that two splits of one window can share a statement. */
 export function windowSql(scope: Scope, options: { days: boolean; subtract?: boolean; tag?: string }): WindowSql {
+  if (scope.filter) return filteredWindowSql(scope, scope.filter, options.tag ?? '');
   const split = splitRange(scope.fromMs, scope.toMs, options);
   const { tenant, params } = tenantSql(scope);
   const spansSql = (spans: Span[], prefix: string, cond: (a: string, b: string) => string, value: (ms: number) => string | number) => {
@@ -70,6 +76,14 @@ export function windowSql(scope: Scope, options: { days: boolean; subtract?: boo
   };
 }
 
+/** A filtered window: raw lines only, the filter's conditions and parameters added. */
+function filteredWindowSql(scope: Scope, filter: { sql: string; params: QueryParams }, tag: string): WindowSql {
+  const { tenant, params } = tenantSql(scope);
+  Object.assign(params, filter.params, { [`${tag}ea`]: scope.fromMs, [`${tag}eb`]: scope.toMs });
+  const raw = `${tenant} AND timestamp >= fromUnixTimestamp64Milli({${tag}ea:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({${tag}eb:Int64}, 'UTC') AND ${filter.sql}`;
+  return { days: null, hours: null, minus: null, raw, params };
+}
+
 /**
  * Whether a window's counts are worth reading from the daily rollups: windows up to two days are
  * read from the hourly ones alone, as a daily level would be one more part of the statement to
@@ -89,6 +103,10 @@ export function minuteWindowSql(scope: Scope): { minutes: string | null; raw: st
   const { tenant, params } = tenantSql(scope);
   Object.assign(params, { ma: a / 1000, mb: b / 1000, ra: scope.fromMs, rb: scope.toMs });
   const bots = scope.excludeBots ? HUMANS : '';
+  if (scope.filter) {
+    Object.assign(params, scope.filter.params);
+    return { minutes: null, raw: `${tenant} AND timestamp >= fromUnixTimestamp64Milli({ra:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({rb:Int64}, 'UTC')${bots} AND ${scope.filter.sql}`, params };
+  }
   if (a >= b) {
     return { minutes: null, raw: `${tenant} AND timestamp >= fromUnixTimestamp64Milli({ra:Int64}, 'UTC') AND timestamp < fromUnixTimestamp64Milli({rb:Int64}, 'UTC')${bots}`, params };
   }

@@ -78,10 +78,14 @@ describe('toTsv', () => {
     const r: LogRecord = { ...base, clientIp: '8.8.8.8', referer: 'https://t.co/x', userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\tx' };
     expect(e.toTsv(r, 'o', 'd')).toBe(rowToTsv(e.toRow(r, 'o', 'd')));
     const cells = e.toTsv(r, 'o', 'd').split('\t');
-    expect(cells).toHaveLength(23); // the tab inside the agent is escaped, not a separator
+    expect(cells).toHaveLength(28); // the tab inside the agent is escaped, not a separator
     expect(cells[13]).toBe('Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0\\tx');
     expect(e.toTsv(r, 'o', 'd', undefined, 'entry-1').split('\t')[22]).toBe('entry-1');
     expect(e.toRow(r, 'o', 'd', undefined, 'entry-1').entry_id).toBe('entry-1');
+    // campaign values of the query string, in the last five columns
+    const tagged: LogRecord = { ...r, query: 'utm_source=news&utm_medium=email&utm_campaign=spring&utm_term=t&utm_content=c' };
+    expect(e.toTsv(tagged, 'o', 'd').split('\t').slice(23)).toEqual(['news', 'email', 'spring', 't', 'c']);
+    expect(e.toTsv(tagged, 'o', 'd')).toBe(rowToTsv(e.toRow(tagged, 'o', 'd')));
   });
 });
 

@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import maxmind, { type Reader, type Response } from 'maxmind';
 import { isIP } from 'node:net';
 import UAParser from 'ua-parser-js';
+import { campaignOf } from './campaign.js';
 import type { LogRecord } from './record.js';
 import type { Agent, Enrichment, LogRow } from './log-row.js';
 import { tsvLine } from './row-tsv.js';
@@ -193,6 +194,7 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
       agent: agentOf(r.userAgent),
       visitor: visitors ? visitorOf(r, distributionId, visitors) : '0',
       entryId,
+      campaign: campaignOf(r.query),
     };
   };
   return {
@@ -222,6 +224,11 @@ export async function createEnricher(options: { agentCacheSize?: number } = {}):
         bot_name: e.agent.bot,
         visitor: e.visitor,
         entry_id: e.entryId,
+        utm_source: e.campaign.source,
+        utm_medium: e.campaign.medium,
+        utm_campaign: e.campaign.campaign,
+        utm_term: e.campaign.term,
+        utm_content: e.campaign.content,
       };
     },
     toTsv(r, orgId, distributionId, visitors, entryId = '') {

@@ -124,6 +124,15 @@ export function toPath(value: unknown): string {
   return path.startsWith('/') ? path : `/${path}`;
 }
 
+/** The query string of a request target (without `?` and fragment); '' when none. */
+export function toQuery(value: unknown): string {
+  const text = toText(value);
+  const q = text.indexOf('?');
+  if (q === -1) return '';
+  const h = text.indexOf('#', q);
+  return h === -1 ? text.slice(q + 1) : text.slice(q + 1, h);
+}
+
 /** A two-letter country code when the value looks like one, otherwise undefined. */
 export function toCountry(value: unknown): string | undefined {
   const text = toText(value).trim().toUpperCase();

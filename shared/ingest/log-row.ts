@@ -1,3 +1,5 @@
+import type { Campaign } from './campaign.js';
+
 /** A row of `cdn_logs` as inserted (JSONEachRow; column names of the table). */
 export interface LogRow {
   org_id: string;
@@ -25,6 +27,12 @@ export interface LogRow {
   visitor: string;
   /** The entry the path served, by the URL patterns of the sites serving the distribution; '' for none. */
   entry_id: string;
+  /** Campaign values of the query string (see campaign.ts); '' when absent. */
+  utm_source: string;
+  utm_medium: string;
+  utm_campaign: string;
+  utm_term: string;
+  utm_content: string;
 }
 
 export interface Agent {
@@ -44,4 +52,5 @@ export interface Enrichment {
   agent: Agent;
   visitor: string;
   entryId: string;
+  campaign: Campaign;
 }

@@ -16,6 +16,7 @@ describe('parseBody: one record per recognized field set', () => {
         method: 'GET',
         host: 'cdn.example.com',
         path: '/img/a.jpg',
+        query: 'w=200',
         status: 200,
         bytes: 5120,
         serveTimeMs: 12,

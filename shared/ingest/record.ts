@@ -11,6 +11,8 @@ export interface LogRecord {
   host: string;
   /** Request path without the query string. */
   path: string;
+  /** The query string (read for campaign values only, never stored); '' or absent when none. */
+  query?: string;
   status: number;
   bytes: number;
   serveTimeMs: number;

@@ -10,6 +10,7 @@ export const ROW_COLUMNS = [
   'cache_status', 'referer', 'referer_host', 'user_agent', 'country', 'continent', 'device', 'browser', 'os',
   // added later, so last: rows spooled before them end early and the insert fills in defaults
   'is_bot', 'bot_name', 'visitor', 'entry_id',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
 ] as const satisfies ReadonlyArray<keyof LogRow>;
 
 const SPECIAL = /[\t\n\r\\]/;
@@ -42,6 +43,7 @@ export function rowToTsv(r: LogRow): string {
     tsvText(r.host), tsvText(r.path), r.status, r.bytes, r.serve_time_ms, tsvText(r.cache_status), tsvText(r.referer),
     tsvText(r.referer_host), tsvText(r.user_agent), r.country, r.continent, tsvText(r.device), tsvText(r.browser),
     tsvText(r.os), r.is_bot, tsvText(r.bot_name), r.visitor, tsvText(r.entry_id),
+    tsvText(r.utm_source), tsvText(r.utm_medium), tsvText(r.utm_campaign), tsvText(r.utm_term), tsvText(r.utm_content),
   ].join('\t');
 }
 
@@ -53,5 +55,6 @@ export function tsvLine(r: LogRecord, orgId: string, distributionId: string, e: 
     tsvText(r.host), tsvText(r.path), r.status, r.bytes, r.serveTimeMs, tsvText(r.cacheStatus), tsvText(r.referer),
     tsvText(e.refererHost), tsvText(r.userAgent), e.country, e.continent, tsvText(e.agent.device), tsvText(e.agent.browser),
     tsvText(e.agent.os), e.agent.bot === '' ? 0 : 1, tsvText(e.agent.bot), e.visitor, tsvText(e.entryId),
+    tsvText(e.campaign.source), tsvText(e.campaign.medium), tsvText(e.campaign.campaign), tsvText(e.campaign.term), tsvText(e.campaign.content),
   ].join('\t');
 }

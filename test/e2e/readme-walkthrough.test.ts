@@ -126,6 +126,16 @@ describe('README examples', () => {
     expect(run.stdout.trim()).toBe('[["Hello",3],["Second",1]]');
   }, 90_000);
 
+  it('analytics filters: a filtered report compared with the day before, its campaigns, a bad filter', async () => {
+    const run = await runBlock('analytics-filters');
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      '["raw",300,{"absolute":300,"relative":null}]',
+      '[[{"name":"newsletter","count":2},{"name":"hn","count":1}],[{"name":"email","count":2}]]',
+      'country: must be a two-letter country code (ISO 3166-1), e.g. DE.',
+    ]);
+  }, 90_000);
+
   it('people: invite an author and an editor, the author\'s publish is 403, the editor\'s works, the audit log names both', async () => {
     const run = await runBlock('people');
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBody } from '../../shared/ingest/parse-body.js';
 import { tsvLine } from '../../shared/ingest/row-tsv.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { campaignOf } from '../../shared/ingest/campaign.js';
 import { setupOrg, type GqlOrg } from './graphql-support.js';
 import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type AnalyticsOrg } from './ingest-support.js';
 
@@ -81,14 +82,14 @@ function insertable(r: ReturnType<typeof parseBody>['records'][number]): boolean
 }
 
 describe('log lines, arbitrary', () => {
-  it('parseBody never throws; every record it accepts fits the columns and makes one 22-column TSV line', () => {
+  it('parseBody never throws; every record it accepts fits the columns and makes one 28-column TSV line', () => {
     fc.assert(
       fc.property(body, (text) => {
         const parsed = parseBody(text, { retentionDays: 395 });
         for (const r of parsed.records) {
           expect(insertable(r), JSON.stringify(r)).toBe(true);
-          const line = tsvLine(r, 'org', 'dist', { clientIp: r.clientIp, country: 'NL', continent: 'EU', refererHost: '', agent: { device: '', browser: '', os: '', bot: '' }, visitor: '0', entryId: '' });
-          expect(line.split('\t')).toHaveLength(23);
+          const line = tsvLine(r, 'org', 'dist', { clientIp: r.clientIp, country: 'NL', continent: 'EU', refererHost: '', agent: { device: '', browser: '', os: '', bot: '' }, visitor: '0', entryId: '', campaign: campaignOf(r.query) });
+          expect(line.split('\t')).toHaveLength(28);
           expect(line).not.toMatch(/[\n\r]/);
         }
       }),

@@ -193,6 +193,23 @@ const schemas = {
       },
     },
   },
+  CampaignAnalytics: {
+    type: 'object',
+    required: ['sources', 'mediums', 'campaigns'],
+    properties: {
+      sources: { ...group, description: 'utm_source (else source, else ref) of the request query strings; requests without one count in otherCount.' },
+      mediums: { ...group, description: 'utm_medium.' },
+      campaigns: { ...group, description: 'utm_campaign.' },
+    },
+  },
+  Change: {
+    type: 'object',
+    required: ['absolute', 'relative'],
+    properties: {
+      absolute: { type: 'number', description: 'This period − the previous one.' },
+      relative: { type: ['number', 'null'], description: '(this − previous) / previous, four decimals; null where the previous figure is 0.' },
+    },
+  },
   GeoAnalytics: {
     type: 'object',
     required: ['continents', 'countries'],
@@ -225,14 +242,68 @@ const parameters = [
   { name: 'TermCount', in: 'query', schema: { ...int32, minimum: 1, maximum: 100, default: 7 }, description: 'Buckets per group; `termCount` is accepted too.' },
 ];
 
+const text = (what: string) => ({ type: 'string', minLength: 1, maxLength: 200, description: what });
+/** The filters every report takes: combined with AND; a bad value is a 400 naming the parameter. */
+const filterParameters = [
+  { name: 'country', schema: { type: 'string', pattern: '^[A-Za-z]{2}$' }, description: 'ISO 3166-1 alpha-2 code (XX: unknown).' },
+  { name: 'continent', schema: { type: 'string', enum: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'XX'] }, description: 'Continent code.' },
+  { name: 'device', schema: text('Device type as the device report names it (desktop, mobile, tablet, …).') },
+  { name: 'browser', schema: text('Browser as the device report names it.') },
+  { name: 'os', schema: text('Operating system as the device report names it.') },
+  { name: 'path', schema: { type: 'string', pattern: '^/', maxLength: 2048 }, description: 'Exact path (without query string).' },
+  { name: 'pathPrefix', schema: { type: 'string', pattern: '^/', maxLength: 2048 }, description: 'Paths starting with this.' },
+  { name: 'referrer', schema: { type: 'string' }, description: 'Referring host, e.g. news.ycombinator.com.' },
+  { name: 'status', schema: { type: 'string', pattern: '^[1-5]([0-9]{2}|xx)$' }, description: 'A status class (5xx) or code (404).' },
+  { name: 'cacheStatus', schema: { type: 'string' }, description: 'HIT, MISS or another cache result as logged.' },
+  { name: 'bot', schema: { type: 'boolean' }, description: 'true: bots only; false: humans only (read from the rollups, as excludeBots=true).' },
+  { name: 'entry', schema: { type: 'string' }, description: 'Requests resolved to this entry id.' },
+  { name: 'asset', schema: { type: 'string' }, description: 'Requests for image derivatives (/img/…) of this asset id.' },
+  { name: 'utmSource', schema: text('utm_source (else source, else ref) of the query string.') },
+  { name: 'utmMedium', schema: text('utm_medium of the query string.') },
+  { name: 'utmCampaign', schema: text('utm_campaign of the query string.') },
+].map((p) => ({ ...p, in: 'query' }));
+const compareParameter = {
+  name: 'compare',
+  in: 'query',
+  schema: { type: 'string', enum: ['previous'] },
+  description: 'previous: add `previous` (the same report over the period of the same length just before; for realtime, the 30 minutes before) and `change`.',
+};
+
+/**
+ * A report's answer: with any filter or `compare`, `source` says where the figures came from;
+ * with `compare=previous`, `previous` and `change` are added.
+ */
+const withExtras = (result: unknown) => ({
+  allOf: [
+    result,
+    {
+      type: 'object',
+      properties: {
+        source: {
+          type: 'string',
+          enum: ['rollup', 'raw'],
+          description: 'With filters or compare: rollup (the pre-aggregated tables answered) or raw (the raw log lines were read: any filter but bot=false, and campaigns always).',
+        },
+        previous: { anyOf: [result, { type: 'null' }], description: 'compare=previous: the same report over the previous period (null for a window starting at 1970-01-01).' },
+        change: {
+          type: ['object', 'null'],
+          additionalProperties: true,
+          description:
+            'compare=previous: per numeric figure a Change; nested objects field by field; lists of named items (buckets, entries, assets) as objects keyed by name or id, for items listed in both periods. Per-interval lists are left out.',
+        },
+      },
+    },
+  ],
+});
+
 const op = (summary: string, result: unknown) => ({
   get: {
     'x-scope': 'analytics' as const,
     security: [{ bearerAuth: ['analytics'] }],
     tags: ['Analytics'],
     summary,
-    parameters,
-    responses: { 200: ok200(result), ...pick(400, 401, 403, 404, 429) },
+    parameters: [...parameters, ...filterParameters, compareParameter],
+    responses: { 200: ok200(withExtras(result)), ...pick(400, 401, 403, 404, 429) },
   },
 });
 
@@ -253,6 +324,7 @@ export const analytics: OpenApiFragment = {
     [`${base}/bots`]: op('Bot and human requests and bytes, and the top bots', ref('BotAnalytics')),
     [`${base}/realtime`]: op('The last 30 minutes by the minute (from and to are ignored)', ref('RealtimeAnalytics')),
     [`${base}/assets`]: op('Image traffic per asset, and the bytes saved per output format', ref('ImageAnalytics')),
+    [`${base}/campaigns`]: op('Requests by campaign: utm_source, utm_medium and utm_campaign of the request query strings (read from the raw lines)', ref('CampaignAnalytics')),
     [`${base}/entries`]: op("Traffic per entry: the paths a site's URL patterns name an entry by (PUT /management/v1/sites/{siteId}/url-patterns)", ref('EntryAnalytics')),
     '/api/v1/projects': {
       get: {

@@ -131,6 +131,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/realtime': 'getAnalyticsRealtime',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/assets': 'getAnalyticsAssets',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/entries': 'getAnalyticsEntries',
+  'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/campaigns': 'getAnalyticsCampaigns',
   'GET /api/v1/projects': 'listAnalyticsProjects',
   'GET /management/v1/analytics-settings': 'getAnalyticsSettings',
   'PUT /management/v1/analytics-settings': 'putAnalyticsSettings',

@@ -132,14 +132,15 @@ describe('analytics store', () => {
       org_id: org, distribution_id: 'tsv', timestamp: base + 1234, client_ip: '192.0.2.1', method: 'GET', host: 'h',
       path: '/a\tb', status: 200, bytes: 10, serve_time_ms: 3, cache_status: 'HIT', referer: '', referer_host: '',
       user_agent: tricky, country: 'NL', continent: 'EU', device: 'desktop', browser: 'Other', os: 'Other', is_bot: 0, bot_name: '', visitor: '0', entry_id: '',
+      utm_source: 'news\tletter', utm_medium: '', utm_campaign: '', utm_term: '', utm_content: '',
     });
     await store.insertJsonEachRow('cdn_logs', Buffer.from(row + '\n'), { dedupToken: `${org}-tsv`, format: 'TabSeparated', columns: ROW_COLUMNS });
-    const rows = await store.query<{ ms: number; path: string; ua: string }>(
-      `SELECT toUnixTimestamp64Milli(timestamp) AS ms, path, user_agent AS ua FROM cdn_logs
+    const rows = await store.query<{ ms: number; path: string; ua: string; source: string }>(
+      `SELECT toUnixTimestamp64Milli(timestamp) AS ms, path, user_agent AS ua, utm_source AS source FROM cdn_logs
        WHERE org_id = {org:String} AND distribution_id = 'tsv'`,
       { org },
     );
-    expect(rows).toEqual([{ ms: base + 1234, path: '/a\tb', ua: tricky }]);
+    expect(rows).toEqual([{ ms: base + 1234, path: '/a\tb', ua: tricky, source: 'news\tletter' }]);
   });
 
   it('applies a changed raw TTL to the table', async () => {
@@ -204,7 +205,7 @@ describe('analytics store: the audience-depth migration on existing data', () =>
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('adds the columns with defaults, and a 19-column line spooled before inserts with all 23 named', async () => {
+  it('adds the columns with defaults, and a 19-column line spooled before inserts with all 28 named', async () => {
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
     expect(report.applied).toEqual([
       '0003-create-audience-depth.sql',
@@ -213,6 +214,7 @@ describe('analytics store: the audience-depth migration on existing data', () =>
       '0006-count-stats.sql',
       '0007-alter-rollups-count-bots.sql',
       '0008-drop-bot-rollups.sql',
+      '0009-add-campaign-columns.sql',
     ]);
     await store.insertJsonEachRow('cdn_logs', Buffer.from(oldLine(2) + '\n'), { dedupToken: 'old-2', format: 'TabSeparated', columns: ROW_COLUMNS });
     const rows = await store.query<{ path: string; is_bot: number; bot_name: string; visitor: number; entry_id: string }>(
@@ -262,7 +264,7 @@ describe('analytics store: the bot-row migration on existing data', () => {
     ['o', 'd', `${(day + h * 3_600_000 + i * 1000) / 1000}.000`, '8.8.8.8', 'GET', 'h', p, '200', String(100 + i), String(5 + i), i % 2 ? 'HIT' : 'MISS',
       '', ref, bot || 'Mozilla/5.0', country, country === 'US' ? 'NA' : 'EU', 'desktop', 'Chrome', 'Linux', bot ? '1' : '0', bot, String(i + 1), ''].join('\t');
   const insert = (from: number, to: number, token: string) =>
-    store.insertJsonEachRow('cdn_logs', Buffer.from(lines.slice(from, to).map((l, i) => tsv(l, from + i)).join('\n') + '\n'), { dedupToken: token, format: 'TabSeparated', columns: ROW_COLUMNS });
+    store.insertJsonEachRow('cdn_logs', Buffer.from(lines.slice(from, to).map((l, i) => tsv(l, from + i)).join('\n') + '\n'), { dedupToken: token, format: 'TabSeparated', columns: ROW_COLUMNS.slice(0, 23) });
 
   // each rollup's requests and bot requests per key, next to the same count made from the raw lines
   const expectSplit = async () => {
@@ -320,7 +322,7 @@ describe('analytics store: the bot-row migration on existing data', () => {
     await expectSplit();
 
     const report = await migrateClickHouse(store, { rawTtlDays: 30 });
-    expect(report.applied).toEqual(['0007-alter-rollups-count-bots.sql', '0008-drop-bot-rollups.sql']);
+    expect(report.applied).toEqual(['0007-alter-rollups-count-bots.sql', '0008-drop-bot-rollups.sql', '0009-add-campaign-columns.sql']);
     const left = await store.query<{ name: string }>("SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'cdn_bot%' ORDER BY name");
     expect(left).toEqual([]);
     await expectSplit();

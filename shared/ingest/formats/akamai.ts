@@ -14,6 +14,7 @@ export function fromAkamai(o: Record<string, unknown>): LogRecord {
     method: toText(o.reqMethod).toUpperCase(),
     host: toText(o.reqHost).toLowerCase(),
     path: toPath(o.reqPath),
+    query: toText(o.queryStr).replace(/^\?/, ''),
     status: toStatus(o.statusCode, 'statusCode'),
     bytes: toWholeCount(o.totalBytes ?? o.bytes, 'bytes', 0),
     serveTimeMs: toCount(o.turnAroundTimeMSec, 'turnAroundTimeMSec', 0) + toCount(o.transferTimeMSec, 'transferTimeMSec', 0),

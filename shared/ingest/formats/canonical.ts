@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
+import { toCount, toCountry, toPath, toQuery, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
 
 /**
@@ -28,6 +28,7 @@ export function fromCanonical(o: Record<string, unknown>): LogRecord {
     method: toText(o.method).toUpperCase(),
     host: toText(o.host).toLowerCase(),
     path: toPath(o.path),
+    query: toQuery(o.path),
     status: toStatus(o.status, 'status'),
     bytes: toWholeCount(o.bytes, 'bytes', 0),
     serveTimeMs: serveTimeMsOf(o),

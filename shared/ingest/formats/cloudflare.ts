@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
+import { toCount, toCountry, toPath, toQuery, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import type { LogRecord } from '../record.js';
 
 /**
@@ -16,6 +16,7 @@ export function fromCloudflare(o: Record<string, unknown>): LogRecord {
     method: toText(o.ClientRequestMethod).toUpperCase(),
     host: toText(o.ClientRequestHost).toLowerCase(),
     path: toPath(o.ClientRequestPath ?? o.ClientRequestURI),
+    query: toQuery(o.ClientRequestURI) || toText(o.ClientRequestQuery).replace(/^\?/, ''),
     status: toStatus(o.EdgeResponseStatus, 'EdgeResponseStatus'),
     bytes: toWholeCount(o.EdgeResponseBytes, 'EdgeResponseBytes', 0),
     serveTimeMs: serve,

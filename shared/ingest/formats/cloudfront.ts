@@ -71,6 +71,7 @@ export function fromCloudFront(line: string, columns: Columns): LogRecord {
     method: toText(get('cs-method')).toUpperCase(),
     host: toText(get('x-host-header', 'cs(host)', 'cs-host')).toLowerCase(),
     path: toPath(get('cs-uri-stem')),
+    query: toText(get('cs-uri-query')),
     status: toStatus(get('sc-status'), 'sc-status'),
     bytes: toWholeCount(get('sc-bytes'), 'sc-bytes', 0),
     serveTimeMs: seconds === undefined ? 0 : Math.round(toCount(Number(seconds) * 1000, 'time-taken')),

@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { isRealDate, toPath, toStatus, toTimestampMs, toWholeCount } from '../fields.js';
+import { isRealDate, toPath, toQuery, toStatus, toTimestampMs, toWholeCount } from '../fields.js';
 import { RecordError, type LogRecord } from '../record.js';
 import { decodeLogEscapes } from './log-escapes.js';
 
@@ -40,12 +40,14 @@ export function fromCombined(line: string): LogRecord {
   if (requestTime !== undefined && requestTime !== '-') {
     serveTimeMs = requestTime.includes('.') ? Math.round(Number(requestTime) * 1000) : Math.round(Number(requestTime) / 1000);
   }
+  const target = decodeLogEscapes(m[4]);
   return {
     timestampMs: toTimestampMs(clfTime(m[2]), 'time'),
     clientIp: m[1],
     method: m[3].toUpperCase(),
     host: '',
-    path: toPath(decodeLogEscapes(m[4])),
+    path: toPath(target),
+    query: toQuery(target),
     status: toStatus(m[5], 'status'),
     bytes: toWholeCount(m[6], 'bytes', 0),
     serveTimeMs,

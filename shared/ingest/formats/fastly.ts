@@ -1,5 +1,5 @@
 import { normalizeCacheStatus } from '../cache-status.js';
-import { toCount, toCountry, toPath, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
+import { toCount, toCountry, toPath, toQuery, toStatus, toText, toTimestampMs, toWholeCount } from '../fields.js';
 import type { LogRecord } from '../record.js';
 
 /**
@@ -16,6 +16,7 @@ export function fromFastly(o: Record<string, unknown>): LogRecord {
     method: toText(o.request_method ?? o.request).toUpperCase(),
     host: toText(o.host).toLowerCase(),
     path: toPath(o.url),
+    query: toQuery(o.url),
     status: toStatus(o.response_status ?? o.status, 'response_status'),
     bytes: toWholeCount(o.response_body_size ?? o.resp_body_size ?? o.response_bytes, 'response_body_size', 0),
     serveTimeMs: Math.round(toCount(o.time_elapsed, 'time_elapsed', 0) / 1000),
