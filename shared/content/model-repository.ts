@@ -8,6 +8,7 @@ interface ModelRow {
   name: string;
   title_field: string | null;
   fields: FieldDefinition[];
+  preview_url: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -23,11 +24,12 @@ const toModel = (r: ModelRow): StoredModel => ({
   name: r.name,
   titleField: r.title_field,
   fields: r.fields,
+  previewUrl: r.preview_url,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
 
-const COLUMNS = 'id, alias, name, title_field, fields, created_at, updated_at';
+const COLUMNS = 'id, alias, name, title_field, fields, preview_url, created_at, updated_at';
 
 /** Every model of the org, ordered by alias (schema generation reads this). */
 export async function listModels(db: Queryable, orgId: string): Promise<StoredModel[]> {
@@ -52,14 +54,14 @@ export async function getModel(db: Queryable, orgId: string, alias: string, opti
 export async function upsertModel(
   tx: Queryable,
   orgId: string,
-  model: { alias: string; name: string; titleField: string | null; fields: FieldDefinition[] },
+  model: { alias: string; name: string; titleField: string | null; fields: FieldDefinition[]; previewUrl: string | null },
 ): Promise<StoredModel> {
   const { rows } = await tx.query<ModelRow>(
-    `INSERT INTO models (org_id, id, alias, name, title_field, fields) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+    `INSERT INTO models (org_id, id, alias, name, title_field, fields, preview_url) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
      ON CONFLICT (org_id, alias) DO UPDATE
-       SET name = EXCLUDED.name, title_field = EXCLUDED.title_field, fields = EXCLUDED.fields, updated_at = now()
+       SET name = EXCLUDED.name, title_field = EXCLUDED.title_field, fields = EXCLUDED.fields, preview_url = EXCLUDED.preview_url, updated_at = now()
      RETURNING ${COLUMNS}`,
-    [orgId, newId(), model.alias, model.name, model.titleField, JSON.stringify(model.fields)],
+    [orgId, newId(), model.alias, model.name, model.titleField, JSON.stringify(model.fields), model.previewUrl],
   );
   return toModel(rows[0]);
 }

@@ -1,6 +1,7 @@
 import { FIELD_TYPES, LIST_CAPABLE, LOCALIZABLE, type FieldDefinition, type FieldType, type ModelDefinition } from './model-types.js';
 import type { ModelInput } from './model-input.js';
 import { checkValidations } from './validations/check-validations.js';
+import { previewUrlProblems } from './preview-url.js';
 import { FIELD_ALIAS, RESERVED_FIELD_ALIASES, modelAliasProblem, nameCollision } from './names.js';
 
 export interface ModelCheckContext {
@@ -16,6 +17,7 @@ export interface CheckedModel {
   name: string;
   titleField: string | null;
   fields: FieldDefinition[];
+  previewUrl: string | null;
 }
 
 const isFieldType = (t: string): t is FieldType => (FIELD_TYPES as readonly string[]).includes(t);
@@ -103,6 +105,10 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
     }
   }
 
+  // absent keeps the stored template (as `name` does); null removes it
+  const previewUrl = input.previewUrl === undefined ? (ctx.previous?.previewUrl ?? null) : input.previewUrl;
+  if (previewUrl !== null) problems.push(...previewUrlProblems(previewUrl, fields));
+
   if (problems.length > 0) return { problems };
-  return { model: { name: input.name ?? ctx.previous?.name ?? alias, titleField, fields } };
+  return { model: { name: input.name ?? ctx.previous?.name ?? alias, titleField, fields, previewUrl } };
 }

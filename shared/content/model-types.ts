@@ -85,6 +85,8 @@ export interface ModelDefinition {
   /** Alias of the field whose value is the entry's `system.title`. */
   titleField: string | null;
   fields: FieldDefinition[];
+  /** Template of the URL a preview link opens (see `preview-url.ts`); null when the model has none. */
+  previewUrl?: string | null;
 }
 
 export const ENTRY_STATUSES = ['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED'] as const;

@@ -101,6 +101,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /management/v1/entries/{id}/unpublish': 'unpublishEntry',
   'POST /management/v1/entries/{id}/archive': 'archiveEntry',
   'POST /management/v1/entries/{id}/schedule': 'scheduleEntry',
+  'POST /management/v1/entries/{id}/preview-link': 'createPreviewLink',
   'POST /management/v1/import': 'importNdjson',
   'GET /management/v1/import': 'getLatestImport',
   'GET /management/v1/export': 'exportNdjson',

@@ -101,6 +101,7 @@ function* modelLines(models: StoredModel[]): Generator<ExportLine> {
     alias: m.alias,
     name: m.name,
     titleField: m.titleField,
+    ...(m.previewUrl ? { previewUrl: m.previewUrl } : {}),
     fields: m.fields.map((f) =>
       compact({ alias: f.alias, type: f.type, valueType: f.valueType, numberFormat: f.numberFormat, allowedModels: f.allowedModels.filter(allowed), required: f.required, localized: f.localized, validations: f.validations }),
     ),
