@@ -26,6 +26,7 @@ import { webhookRoutes } from './webhooks/index.js';
 import { authRoutes } from './people/auth-routes.js';
 import { memberRoutes } from './people/member-routes.js';
 import { auditRoutes } from './audit/index.js';
+import { releaseRoutes } from './releases/index.js';
 
 // The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
 // contributes one line here.
@@ -64,6 +65,7 @@ export function jsonRoutes(services: Services): Router[] {
     analyticsSettingsRoutes(services),
     analyticsProjectRoutes(services),
     contentRoutes(services),
+    releaseRoutes(services),
     assetManagementRoutes(services),
     deadLetterRoutes(services),
     webhookRoutes(services),

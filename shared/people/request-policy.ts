@@ -114,6 +114,8 @@ export async function authorizeRequest(db: Queryable, orgId: string, actor: Poli
     return;
   }
   if (/^entries(\/|$)/.test(rest)) return;
+  // a release holds entries of any model: reading it is reading content, running it publishing it
+  if (/^releases(\/|$)/.test(rest)) return authorize(actor, { kind: 'entry', action: write ? 'publish' : 'read', model: '*' });
   // Anything else that writes needs every settings area (an owner's or admin's).
   if (write) for (const area of ['models', 'tokens', 'webhooks', 'members'] as const) authorize(actor, { kind: 'settings', area });
 }

@@ -12,6 +12,7 @@ import { webhooks } from '../webhooks/openapi.js';
 import { edge } from '../edge/openapi.js';
 import { people } from '../people/openapi.js';
 import { audit } from '../audit/openapi.js';
+import { releases } from '../releases/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -20,6 +21,7 @@ const fragments: OpenApiFragment[] = [
   outputGroups,
   assets,
   content,
+  releases,
   analytics,
   ingest,
   webhooks,
