@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { createDeliveryContext } from '../../shared/delivery/delivery-context.js';
+import type { LiveChanges } from '../../shared/delivery/live-changes.js';
 import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
@@ -23,7 +24,7 @@ interface NodeServerContext {
  * puts the delivery context (db, org, scope, models, per-request DataLoaders) into the GraphQL
  * context.
  */
-export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates; mask: MaskError }): Plugin {
+export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates; mask: MaskError; live?: LiveChanges }): Plugin {
   const { services, states, mask } = deps;
   const rateHeadersOf = new WeakMap<Request, Record<string, string>>();
   return {
@@ -73,6 +74,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           signing: services.secrets.signing,
           publicBaseUrl: services.config.publicBaseUrl,
           traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
+          live: deps.live,
       });
       // Resolvers read the delivery context members straight from the GraphQL context.
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);

@@ -5,6 +5,7 @@ import type { EntryTrafficReader } from '../analytics/entry-traffic-reader.js';
 import type { OrgLocales } from '../content/locale-types.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
 import { LocaleReads } from './locale-reads.js';
+import type { LiveChanges } from './live-changes.js';
 
 /** What every resolver of the generated schema reads: the tenant, its scope, batching. */
 export interface DeliveryContext {
@@ -23,6 +24,8 @@ export interface DeliveryContext {
   locale: LocaleReads;
   /** Traffic per entry, for a token that also has the analytics scope; null otherwise. */
   traffic: EntryTrafficReader | null;
+  /** Committed entry changes, for subscriptions; absent where nothing serves them. */
+  live?: LiveChanges;
 }
 
 export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {
