@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { createDeliveryContext } from '../../shared/delivery/delivery-context.js';
 import type { LiveChanges } from '../../shared/delivery/live-changes.js';
+import { isCredentialLive } from '../../shared/tenancy/credential-liveness.js';
 import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
@@ -74,7 +75,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           signing: services.secrets.signing,
           publicBaseUrl: services.config.publicBaseUrl,
           traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
-          live: deps.live,
+          live: deps.live ? { changes: deps.live, stillAdmitted: () => isCredentialLive(services.db, state.identity) } : undefined,
       });
       // Resolvers read the delivery context members straight from the GraphQL context.
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);

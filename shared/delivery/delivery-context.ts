@@ -25,7 +25,11 @@ export interface DeliveryContext {
   /** Traffic per entry, for a token that also has the analytics scope; null otherwise. */
   traffic: EntryTrafficReader | null;
   /** Committed entry changes, for subscriptions; absent where nothing serves them. */
-  live?: LiveChanges;
+  live?: {
+    changes: LiveChanges;
+    /** Whether the caller's token (or session) still admits it: asked before each answer of a subscription. */
+    stillAdmitted: () => Promise<boolean>;
+  };
 }
 
 export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {

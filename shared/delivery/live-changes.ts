@@ -212,3 +212,25 @@ class Subscriber implements AsyncIterableIterator<EntryChange> {
     return this;
   }
 }
+
+/**
+ * `changes` for as long as `admitted` says yes, asked before each one is passed on: a change that
+ * comes after the caller's token expired or was revoked ends the iterator (the stream completes)
+ * instead of being answered.
+ */
+export function whileAdmitted(changes: AsyncIterableIterator<EntryChange>, admitted: () => Promise<boolean>): AsyncIterableIterator<EntryChange> {
+  const ended = async (): Promise<IteratorResult<EntryChange>> => {
+    await changes.return?.();
+    return { value: undefined, done: true };
+  };
+  const iterator: AsyncIterableIterator<EntryChange> = {
+    async next() {
+      const step = await changes.next();
+      if (step.done) return step;
+      return (await admitted()) ? step : ended();
+    },
+    return: ended,
+    [Symbol.asyncIterator]: () => iterator,
+  };
+  return iterator;
+}

@@ -27,7 +27,7 @@ beforeAll(async () => {
   t = await startTestApp({ workers: false });
   [o, other] = await Promise.all([setupOrg(t), setupOrg(t)]);
   for (const org of [o, other]) {
-    await org.m('PUT', '/models/page', { titleField: 'title', fields: [{ alias: 'title', type: 'text' }] });
+    await org.m('PUT', '/models/page', { titleField: 'title', fields: [{ alias: 'title', type: 'text' }], previewUrl: 'https://site.example/{id}?preview={token}' });
     await org.m('PUT', '/entries/home', { model: 'page', siteId: org.siteId, fields: { title: 'First' } });
   }
 });
@@ -101,6 +101,23 @@ describe('entryChanged', () => {
     const costly = await subscribe('subscription { collectionChanged(model: "page", limit: 100000) { items { id } } }', o.preview);
     const costlyAnswer = (await costly.next(2000))?.data;
     expect(costlyAnswer.errors[0], JSON.stringify(costlyAnswer)).toMatchObject({ message: 'limit must be between 0 and 500 (got 100000).', extensions: { code: 'BAD_USER_INPUT' } });
+  });
+});
+
+describe('a preview link’s token', () => {
+  it('subscribes, and its stream ends at the first change after the token is revoked or expired', async () => {
+    for (const end of ['revoke', 'expire'] as const) {
+      const link = (await t.json('/management/v1/entries/home/preview-link', { method: 'POST', token: o.manage })).body.result;
+      const stream = await subscribe(ENTRY, link.token);
+      await o.m('PATCH', '/entries/home', { fields: { title: `Before ${end}` } });
+      expect((await stream.next(2000))?.data.data.entryChanged.title).toBe(`Before ${end}`);
+      if (end === 'revoke') await o.m('DELETE', `/tokens/${link.tokenId}`);
+      else await t.services.db.query(`UPDATE tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [link.tokenId]);
+      await o.m('PATCH', '/entries/home', { fields: { title: `After ${end}` } });
+      const last = await stream.next(2000);
+      expect(last?.event, JSON.stringify(last)).toBe('complete');
+      expect(await stream.next(2000)).toBeNull();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { GraphQLNonNull, GraphQLString, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
 import { badRequest, forbidden } from '../../errors/index.js';
 import { createDeliveryContext, type DeliveryContext } from '../delivery-context.js';
-import type { EntryChange } from '../live-changes.js';
+import { whileAdmitted, type EntryChange } from '../live-changes.js';
 import { pageArgsConfig } from './collection.js';
 import { CmsEntry, CmsEntryCollection } from './entry-interface.js';
 import { entryById, entryCollection } from './entry-collections.js';
@@ -9,11 +9,14 @@ import { entryById, entryCollection } from './entry-collections.js';
 /** What a subscription resolver is handed per change: the change, read anew (see `fresh`). */
 type Change = EntryChange;
 
-/** Live updates are for previewing drafts: refused to delivery tokens and publishable keys. */
-function liveOf(ctx: DeliveryContext) {
+/**
+ * The org's changes that `wanted` takes, while the caller's token admits it. Live updates are
+ * for previewing drafts: refused to delivery tokens and publishable keys.
+ */
+async function changesOf(ctx: DeliveryContext, wanted: (change: EntryChange) => boolean): Promise<AsyncIterableIterator<EntryChange>> {
   if (ctx.scope !== 'preview') throw forbidden('Subscriptions need a token of the preview scope (a preview link gives one).');
   if (!ctx.live) throw new Error('live changes are not wired into this server');
-  return ctx.live;
+  return whileAdmitted(await ctx.live.changes.subscribe(ctx.orgId, wanted), ctx.live.stillAdmitted);
 }
 
 /**
@@ -40,7 +43,7 @@ export function subscriptionFields(locale: GraphQLFieldConfigArgumentMap): Graph
       description:
         'Preview tokens: the entry as this token reads it, sent after each committed change of it (saved, published, unpublished, archived, deleted, imported) from any API instance; null once this token cannot read it (deleted). Select model fields with inline fragments.',
       args: { id: { type: new GraphQLNonNull(GraphQLString) }, ...locale },
-      subscribe: (_root: unknown, a: { id: string }, ctx: DeliveryContext) => liveOf(ctx).subscribe(ctx.orgId, (c) => c.entryId === a.id),
+      subscribe: (_root: unknown, a: { id: string }, ctx: DeliveryContext) => changesOf(ctx, (c) => c.entryId === a.id),
       resolve: (_change: Change, a: { id: string }, ctx: DeliveryContext, info: GraphQLResolveInfo) => entryById(fresh(ctx), a.id, null, info),
     },
     collectionChanged: {
@@ -48,9 +51,8 @@ export function subscriptionFields(locale: GraphQLFieldConfigArgumentMap): Graph
       description: "Preview tokens: the model's entries (in the collection's default order, paged by `limit` and `offset`), sent again after each committed change of one of them.",
       args: { model: { type: new GraphQLNonNull(GraphQLString) }, ...pageArgsConfig, ...locale },
       subscribe: (_root: unknown, a: { model: string }, ctx: DeliveryContext) => {
-        const live = liveOf(ctx);
-        if (!ctx.models.byAlias.has(a.model)) throw badRequest(`Unknown model "${a.model}".`);
-        return live.subscribe(ctx.orgId, (c) => c.model === a.model);
+        if (ctx.scope === 'preview' && !ctx.models.byAlias.has(a.model)) throw badRequest(`Unknown model "${a.model}".`);
+        return changesOf(ctx, (c) => c.model === a.model);
       },
       resolve: (_change: Change, a: { model: string; limit?: number | null; offset?: number | null; locale?: string | null }, ctx: DeliveryContext, info: GraphQLResolveInfo) =>
         entryCollection(fresh(ctx), ctx.models.byAlias.get(a.model)!, 'collectionChanged', { limit: a.limit, offset: a.offset, locale: a.locale }, info),
