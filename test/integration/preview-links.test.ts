@@ -51,6 +51,22 @@ describe('previewUrl in a model definition', () => {
     expect((await o.m('GET', '/models/scratch')).previewUrl).toBeNull();
   });
 
+  it('travels in the export, so an import restores it', async () => {
+    const res = await fetch(`${t.baseUrl}/management/v1/export`, { headers: { authorization: `Bearer ${o.manage}` } });
+    const lines = (await res.text()).trim().split('\n').map((l) => JSON.parse(l) as { type: string; alias?: string; previewUrl?: string });
+    const page = lines.find((l) => l.type === 'model' && l.alias === 'page')!;
+    expect(page.previewUrl).toBe(TEMPLATE);
+    expect(lines.find((l) => l.type === 'model' && l.alias === 'note')).not.toHaveProperty('previewUrl');
+    const imported = await t.fetch('/management/v1/import', {
+      method: 'POST',
+      token: other.manage,
+      rawBody: JSON.stringify({ ...page, alias: 'copied' }) + '\n',
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expect(imported.status, await imported.clone().text()).toBeLessThan(300);
+    expect((await other.m('GET', '/models/copied')).previewUrl).toBe(TEMPLATE);
+  });
+
   it('refuses a template that is not an absolute http(s) URL with {token}, or names what the model lacks', async () => {
     const cases: [unknown, string][] = [
       ['/relative/{slug}?p={token}', 'previewUrl: must be an absolute http or https URL'],
