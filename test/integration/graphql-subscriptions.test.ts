@@ -57,6 +57,17 @@ describe('entryChanged', () => {
     await o.m('PATCH', '/entries/home', { fields: { title: 'Third' } });
     expect((await mine.next(2000))?.data.data.entryChanged).toEqual({ id: 'home', system: { status: 'EDITED' }, title: 'Third' });
 
+    // a bulk import's batched event names the entry too
+    const imported = await t.fetch('/management/v1/import', {
+      method: 'POST',
+      token: o.manage,
+      rawBody: JSON.stringify({ type: 'entry', id: 'home', model: 'page', siteId: o.siteId, fields: { title: 'Imported' } }) + '\n',
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    expect(imported.status).toBeLessThan(300);
+    await imported.text();
+    expect((await mine.next(2000))?.data.data.entryChanged.title).toBe('Imported');
+
     // the other organization's subscriber to the same id heard none of it; its own change reaches it
     await other.m('PATCH', '/entries/home', { fields: { title: 'Theirs changed' } });
     expect((await theirs.next(2000))?.data.data.entryChanged.title).toBe('Theirs changed');
