@@ -32,10 +32,16 @@ async function watchDelivered(model: string, stop: () => boolean): Promise<numbe
   return seen;
 }
 
-/** The same count read straight from the entries table, over and over until `stop`. */
+/**
+ * The same count read straight from the entries table, over and over until `stop`: on the
+ * production stack, where the pool's other connections read beside the release's transaction
+ * (embedded, PGlite is one connection and its answers come without yielding to timers).
+ */
 async function watchRows(model: string, stop: () => boolean): Promise<number[]> {
   const seen: number[] = [];
+  if (t.stack !== 'production') return seen;
   while (!stop()) {
+    await new Promise((resolve) => setImmediate(resolve));
     const { rows } = await t.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM entries WHERE org_id = $1 AND model_alias = $2 AND in_delivery', [o.orgId, model]);
     seen.push(rows[0].n);
   }
