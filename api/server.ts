@@ -15,7 +15,20 @@ export async function startHttpServer(
   const app = createApp(services);
   const graphql = createGraphqlServer(services, { responseCache: services.config.graphqlResponseCache });
   const server = createServer();
-  const drain = httpDrain(server);
+  const base = httpDrain(server);
+  const drain: HttpDrain = {
+    wrap: (listener) => base.wrap(listener),
+    startDraining: () => base.startDraining(),
+    get draining() {
+      return base.draining;
+    },
+    // open subscriptions end first: their event streams complete, so their connections close
+    // instead of holding the shutdown until the grace runs out
+    close: (graceMs) => {
+      graphql.live.close();
+      return base.close(graceMs);
+    },
+  };
   server.on('request', drain.wrap(frontDoor(services, app, graphql)));
   // Behind load balancers, keep-alive must outlive theirs (commonly 60 s).
   server.keepAliveTimeout = 65_000;

@@ -352,9 +352,26 @@ function fail(res: ServerResponse, masked: GraphQLError): void {
 }
 
 async function send(res: ServerResponse, response: Response): Promise<void> {
+  // a subscription handed over (an Accept that also takes JSON) is a stream that never ends
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) return stream(res, response, response.body);
   const body = Buffer.from(await response.arrayBuffer());
   response.headers.forEach((value, name) => res.setHeader(name, value));
   res.setHeader('Content-Length', body.length);
   res.writeHead(response.status);
   res.end(body);
+}
+
+/** Writes a streamed answer (server-sent events) as it comes, and stops reading it when the client leaves. */
+async function stream(res: ServerResponse, response: Response, body: ReadableStream<Uint8Array>): Promise<void> {
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.writeHead(response.status);
+  res.flushHeaders();
+  const reader = body.getReader();
+  res.on('close', () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    res.write(value);
+  }
+  res.end();
 }

@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LIMIT_CODES } from './limit-rules.js';
 import { queryCost } from './query-cost.js';
@@ -29,24 +29,36 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record
  * without touching the database. The cost is returned in `extensions.cost` either way.
  */
 export function useCost(states: RequestStates): Plugin {
+  /** The cost of an operation, or the result that refuses it (over the limit, or a cost that throws). */
+  const check = (args: { contextValue: unknown; schema: GraphQLSchema; document: DocumentNode; variableValues?: unknown; operationName?: string | null }): { refused: ExecutionResult } | { cost: number } | null => {
+    const state = states.get((args.contextValue as { request: Request }).request);
+    if (!state) return null;
+    let cost: number;
+    try {
+      cost = costOf(args.schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+    } catch (err) {
+      if (err instanceof GraphQLError) return { refused: { errors: [err] } };
+      throw err;
+    }
+    const max = state.org.limits.maxCost;
+    if (cost > max) {
+      return {
+        refused: { errors: [new GraphQLError(`Query cost ${cost} exceeds the limit of ${max}.`, { extensions: { code: LIMIT_CODES.cost, cost, maxCost: max } })], extensions: { cost } },
+      };
+    }
+    return { cost };
+  };
   return {
+    // a subscription's document is answered again on every change: it stays within the same cost
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const checked = check(args);
+      if (checked && 'refused' in checked) setResultAndStopExecution(checked.refused);
+    },
     onExecute({ args, setResultAndStopExecution }) {
-      const state = states.get((args.contextValue as { request: Request }).request);
-      if (!state) return;
-      let cost: number;
-      try {
-        cost = costOf(args.schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
-      } catch (err) {
-        if (err instanceof GraphQLError) return setResultAndStopExecution({ errors: [err] });
-        throw err;
-      }
-      const max = state.org.limits.maxCost;
-      if (cost > max) {
-        return setResultAndStopExecution({
-          errors: [new GraphQLError(`Query cost ${cost} exceeds the limit of ${max}.`, { extensions: { code: LIMIT_CODES.cost, cost, maxCost: max } })],
-          extensions: { cost },
-        });
-      }
+      const checked = check(args);
+      if (!checked) return;
+      if ('refused' in checked) return setResultAndStopExecution(checked.refused);
+      const { cost } = checked;
       return {
         onExecuteDone({ result, setResult }) {
           if (result && typeof result === 'object' && !(Symbol.asyncIterator in result)) {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import { createDeliveryContext } from '../../shared/delivery/delivery-context.js';
+import type { LiveChanges } from '../../shared/delivery/live-changes.js';
+import { isCredentialLive } from '../../shared/tenancy/credential-liveness.js';
 import { GraphQLError } from 'graphql';
 import { isAppError } from '../../shared/errors/index.js';
 import type { Services } from '../../shared/services.js';
@@ -24,7 +26,7 @@ interface NodeServerContext {
  * puts the delivery context (db, org, scope, models, per-request DataLoaders) into the GraphQL
  * context.
  */
-export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates; mask: MaskError }): Plugin {
+export function useTenant(deps: { services: Services; cache: SchemaCache; states: RequestStates; mask: MaskError; live?: LiveChanges }): Plugin {
   const { services, states, mask } = deps;
   const rateHeadersOf = new WeakMap<Request, Record<string, string>>();
   return {
@@ -75,6 +77,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           publicBaseUrl: services.config.publicBaseUrl,
           traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
           imageLimits: publishableImageLimitsOf(state.identity),
+          live: deps.live ? { changes: deps.live, stillAdmitted: () => isCredentialLive(services.db, state.identity) } : undefined,
       });
       // Resolvers read the delivery context members straight from the GraphQL context.
       extendContext(delivery as unknown as Parameters<typeof extendContext>[0]);

@@ -13,6 +13,7 @@ import { useLimits } from './use-limits.js';
 import { usePersistedDocuments } from './use-persisted-documents.js';
 import { useResponseCache, type ResponseCacheStats } from './use-response-cache.js';
 import { useTenant } from './use-tenant.js';
+import { createLiveChanges, type LiveChanges } from '../../shared/delivery/live-changes.js';
 
 export interface GraphqlServer {
   yoga: YogaServerInstance<Record<string, unknown>, Record<string, unknown>>;
@@ -22,6 +23,8 @@ export interface GraphqlServer {
   jitStats: JitStats;
   responseCacheStats: ResponseCacheStats;
   cache: SchemaCache;
+  /** Entry changes feeding the subscriptions open on this instance. */
+  live: LiveChanges;
 }
 
 /** How the delivery server is put together; the defaults are what production runs. */
@@ -54,6 +57,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
   const mask = createMaskError(services.logger);
   const jitStats: JitStats = { compiled: 0, executed: 0 };
   const responseCacheStats: ResponseCacheStats = { keysHashed: 0 };
+  const live = createLiveChanges({ db: services.db, eventFeed: services.eventFeed, onError: (err) => services.logger.warn({ err }, 'reading committed events for subscriptions failed') });
   const yoga = createYoga<Record<string, unknown>>({
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -75,7 +79,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     maskedErrors: { maskError: (error) => mask(error) },
     plugins: [
       // 1. who is asking: token → org, scope, schema, delivery context
-      useTenant({ services, cache, states, mask }),
+      useTenant({ services, cache, states, mask, live }),
       // 1b. a document named by id (persisted queries, trusted documents) becomes its text
       usePersistedDocuments({ documents: services.documents, states }),
       // 2. document limits before parsing/validation work grows: size, tokens, depth, aliases, directives
@@ -101,7 +105,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
     options.fastLane === false
       ? { handle: () => false, stats: { answered: 0, handedOver: 0 } }
       : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
-  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, responseCacheStats, cache };
+  return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, responseCacheStats, cache, live };
 }
 
 /** What GraphiQL opens with: where the token goes, since the schema depends on it. */

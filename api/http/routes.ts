@@ -30,6 +30,7 @@ import { ssoRoutes } from './people/sso-routes.js';
 import { totpRoutes } from './people/totp-routes.js';
 import { personalTokenRoutes } from './people/personal-token-routes.js';
 import { auditRoutes } from './audit/index.js';
+import { releaseRoutes } from './releases/index.js';
 
 // The one ordered list of routers. Each feature lives in its own folder under `api/http/` and
 // contributes one line here.
@@ -72,6 +73,7 @@ export function jsonRoutes(services: Services): Router[] {
     analyticsSettingsRoutes(services),
     analyticsProjectRoutes(services),
     contentRoutes(services),
+    releaseRoutes(services),
     assetManagementRoutes(services),
     deadLetterRoutes(services),
     webhookRoutes(services),

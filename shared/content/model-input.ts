@@ -23,6 +23,8 @@ export const modelInputSchema = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   titleField: z.string().max(64).nullable().optional(),
   fields: z.array(fieldInputSchema).max(200),
+  /** The URL a preview link opens, with `{token}` and the entry's values; checked by `preview-url.ts`. */
+  previewUrl: z.string().max(2000).nullable().optional(),
 });
 
 export type FieldInput = z.infer<typeof fieldInputSchema>;

@@ -9,6 +9,7 @@ interface ModelRow {
   title_field: string | null;
   fields: FieldDefinition[];
   components: Record<string, ComponentDefinition> | null;
+  preview_url: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -25,6 +26,7 @@ const toModel = (r: ModelRow): StoredModel => ({
   titleField: r.title_field,
   fields: r.fields,
   ...(r.components ? { components: r.components } : {}),
+  previewUrl: r.preview_url,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -37,7 +39,7 @@ const COMPONENTS = `CASE WHEN models.fields @> '[{"type": "component"}]' THEN (
     SELECT coalesce(jsonb_object_agg(c.alias, jsonb_build_object('id', c.id, 'alias', c.alias, 'name', c.name, 'fields', c.fields)), '{}'::jsonb)
     FROM components c WHERE c.org_id = models.org_id) END AS components`;
 
-const COLUMNS = `id, alias, name, title_field, fields, ${COMPONENTS}, created_at, updated_at`;
+const COLUMNS = `id, alias, name, title_field, fields, ${COMPONENTS}, preview_url, created_at, updated_at`;
 
 /** A stored model as its API answer shows it: without the components attached for reading. */
 export function modelAnswer<T extends ModelDefinition>(model: T): Omit<T, 'components'> {
@@ -68,14 +70,14 @@ export async function getModel(db: Queryable, orgId: string, alias: string, opti
 export async function upsertModel(
   tx: Queryable,
   orgId: string,
-  model: { alias: string; name: string; titleField: string | null; fields: FieldDefinition[] },
+  model: { alias: string; name: string; titleField: string | null; fields: FieldDefinition[]; previewUrl: string | null },
 ): Promise<StoredModel> {
   const { rows } = await tx.query<ModelRow>(
-    `INSERT INTO models (org_id, id, alias, name, title_field, fields) VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+    `INSERT INTO models (org_id, id, alias, name, title_field, fields, preview_url) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7)
      ON CONFLICT (org_id, alias) DO UPDATE
-       SET name = EXCLUDED.name, title_field = EXCLUDED.title_field, fields = EXCLUDED.fields, updated_at = now()
+       SET name = EXCLUDED.name, title_field = EXCLUDED.title_field, fields = EXCLUDED.fields, preview_url = EXCLUDED.preview_url, updated_at = now()
      RETURNING ${COLUMNS}`,
-    [orgId, newId(), model.alias, model.name, model.titleField, JSON.stringify(model.fields)],
+    [orgId, newId(), model.alias, model.name, model.titleField, JSON.stringify(model.fields), model.previewUrl],
   );
   return toModel(rows[0]);
 }

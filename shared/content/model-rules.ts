@@ -1,6 +1,7 @@
 import type { ComponentDefinition, FieldDefinition, ModelDefinition } from './model-types.js';
 import type { ModelInput } from './model-input.js';
 import { changedShapes, checkFields } from './field-rules.js';
+import { previewUrlProblems } from './preview-url.js';
 import { componentNameClash, modelAliasProblem, nameCollision } from './names.js';
 
 export interface ModelCheckContext {
@@ -18,6 +19,7 @@ export interface CheckedModel {
   name: string;
   titleField: string | null;
   fields: FieldDefinition[];
+  previewUrl: string | null;
 }
 
 /**
@@ -59,6 +61,10 @@ export function checkModel(alias: string, input: ModelInput, ctx: ModelCheckCont
     }
   }
 
+  // absent keeps the stored template (as `name` does); null removes it
+  const previewUrl = input.previewUrl === undefined ? (ctx.previous?.previewUrl ?? null) : input.previewUrl;
+  if (previewUrl !== null) problems.push(...previewUrlProblems(previewUrl, fields));
+
   if (problems.length > 0) return { problems };
-  return { model: { name: input.name ?? ctx.previous?.name ?? alias, titleField, fields } };
+  return { model: { name: input.name ?? ctx.previous?.name ?? alias, titleField, fields, previewUrl } };
 }

@@ -106,6 +106,8 @@ export interface ModelDefinition {
    * Never stored with the model nor shown in its API answer.
    */
   components?: Readonly<Record<string, ComponentDefinition>>;
+  /** Template of the URL a preview link opens (see `preview-url.ts`); null when the model has none. */
+  previewUrl?: string | null;
 }
 
 export const ENTRY_STATUSES = ['PUBLISHED', 'DELETED', 'DRAFT', 'UNPUBLISHED', 'ARCHIVED', 'SCHEDULED', 'EDITED'] as const;

@@ -1,5 +1,6 @@
 import { publishDueEntries, unpublishDueEntries } from './entry-lifecycle.js';
 import { pruneVersions } from './version-repository.js';
+import { runDueReleases } from './releases/releases.js';
 import type { JobBase } from '../adapters/queue/jobs.js';
 import type { JobDefinition } from '../job-definition.js';
 import type { Services } from '../services.js';
@@ -8,9 +9,10 @@ declare module '../adapters/queue/jobs.js' {
   interface JobMap {
     /**
      * Publishes every SCHEDULED entry whose time has come, then unpublishes every entry whose
-     * scheduled unpublish has, in all orgs (`orgId: '*'`); re-enqueues itself.
+     * scheduled unpublish has, then runs the scheduled releases that are due, in all orgs
+     * (`orgId: '*'`); re-enqueues itself.
      */
-    'entry-publish-scheduled': { payload: JobBase; result: { published: number; unpublished: number } };
+    'entry-publish-scheduled': { payload: JobBase; result: { published: number; unpublished: number; releases: number } };
   }
 }
 
@@ -48,7 +50,9 @@ export const scheduledPublishJob: JobDefinition<'entry-publish-scheduled'> = {
         if (published > 0) services.logger.info({ published }, 'scheduled entries published');
         const unpublished = await unpublishDueEntries(services);
         if (unpublished > 0) services.logger.info({ unpublished }, 'scheduled entries unpublished');
-        return { published, unpublished };
+        const releases = await runDueReleases(services);
+        if (releases > 0) services.logger.info({ releases }, 'scheduled releases run');
+        return { published, unpublished, releases };
       } finally {
         enqueueNextTick(services);
       }

@@ -6,6 +6,7 @@ import type { EntryTrafficReader } from '../analytics/entry-traffic-reader.js';
 import type { OrgLocales } from '../content/locale-types.js';
 import { createLoaders, type DeliveryLoaders, type OrgModels } from './loaders.js';
 import { LocaleReads } from './locale-reads.js';
+import type { LiveChanges } from './live-changes.js';
 
 /** What every resolver of the generated schema reads: the tenant, its scope, batching. */
 export interface DeliveryContext {
@@ -26,6 +27,12 @@ export interface DeliveryContext {
   traffic: EntryTrafficReader | null;
   /** What a publishable key may ask of images (the org's delivery settings); null for other tokens. */
   imageLimits: PublishableImageLimits | null;
+  /** Committed entry changes, for subscriptions; absent where nothing serves them. */
+  live?: {
+    changes: LiveChanges;
+    /** Whether the caller's token (or session) still admits it: asked before each answer of a subscription. */
+    stillAdmitted: () => Promise<boolean>;
+  };
 }
 
 export function createDeliveryContext(args: Omit<DeliveryContext, 'loaders' | 'reads' | 'locale'>): DeliveryContext {

@@ -79,6 +79,19 @@ export function authorize(actor: PolicyActor, subject: Subject): void {
   throw forbidden(`Your role may not ${describe(subject)}${ownOnly ? ' other than its own' : ''}.`);
 }
 
+/**
+ * A preview link issues a token of the `preview` scope, which reads every model's drafts with every
+ * field: only an actor who may read all of that (and the entry's model) may make one, so a link
+ * never reaches further than its maker.
+ */
+export function authorizePreviewLink(actor: PolicyActor, model: string): void {
+  authorize(actor, { kind: 'entry', action: 'read', model });
+  authorize(actor, { kind: 'entry', action: 'read', model: '*' });
+  if (Object.values(rulesOf(actor).models).some((m) => m.hiddenFields.length > 0 || !m.read)) {
+    throw forbidden('Your role does not read every field of every model: a preview token would, so a preview link is refused.');
+  }
+}
+
 /** Fields of `model` this actor never sees. */
 export function hiddenFields(actor: PolicyActor, model: string): readonly string[] {
   if (!actor.rules) return [];

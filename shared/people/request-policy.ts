@@ -1,6 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { forbidden } from '../errors/index.js';
-import { authorize, authorizeFieldWrite, can, modelRules, rulesOf, type PolicyActor } from './policy.js';
+import { authorize, authorizeFieldWrite, authorizePreviewLink, can, modelRules, rulesOf, type PolicyActor } from './policy.js';
 import type { SettingsArea } from './roles.js';
 
 /**
@@ -37,7 +37,7 @@ const AREA_WRITES: Array<[RegExp, SettingsArea]> = [
 /** Content structures besides entries: writing them is updating content. */
 const CONTENT = /^(lists|sections|authors|labels)(\/|$)/;
 
-const ENTRY = /^entries\/([^/]+)(?:\/(publish|unpublish|archive|schedule|versions\/[^/]+\/restore))?$/;
+const ENTRY = /^entries\/([^/]+)(?:\/(publish|unpublish|archive|schedule|preview-link|versions\/[^/]+\/restore))?$/;
 
 interface EntrySubject {
   model: string;
@@ -105,8 +105,9 @@ export async function authorizeRequest(db: Queryable, orgId: string, actor: Poli
       }
       return; // the route answers 404
     }
-    if (!write) return authorize(actor, { kind: 'entry', action: 'read', model: subject.model });
     const step = entry[2];
+    if (step === 'preview-link') return authorizePreviewLink(actor, subject.model);
+    if (!write) return authorize(actor, { kind: 'entry', action: 'read', model: subject.model });
     const action = req.method === 'DELETE' ? 'delete' : step === undefined || step.startsWith('versions/') ? 'update' : 'publish';
     authorize(actor, { kind: 'entry', action, model: subject.model, createdBy: subject.createdBy });
     if (action === 'update' && step === undefined) {
@@ -116,6 +117,8 @@ export async function authorizeRequest(db: Queryable, orgId: string, actor: Poli
     return;
   }
   if (/^entries(\/|$)/.test(rest)) return;
+  // a release holds entries of any model: reading it is reading content, running it publishing it
+  if (/^releases(\/|$)/.test(rest)) return authorize(actor, { kind: 'entry', action: write ? 'publish' : 'read', model: '*' });
   // Anything else that writes needs every settings area (an owner's or admin's).
   if (write) for (const area of ['models', 'tokens', 'webhooks', 'members'] as const) authorize(actor, { kind: 'settings', area });
 }

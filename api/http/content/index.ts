@@ -11,6 +11,7 @@ import { labelRoutes } from './labels.js';
 import { localeRoutes } from './locales.js';
 import { listRoutes } from './lists.js';
 import { sectionRoutes } from './sections.js';
+import { previewLinkRoutes } from './preview-links.js';
 
 /** Every JSON route of the content management API (the NDJSON import is mounted separately). */
 export function contentRoutes(services: Services): Router {
@@ -21,6 +22,7 @@ export function contentRoutes(services: Services): Router {
   r.use(entryRoutes(services));
   r.use(entryLifecycleRoutes(services));
   r.use(entryVersionRoutes(services));
+  r.use(previewLinkRoutes(services));
   r.use(sectionRoutes(services));
   r.use(authorRoutes(services));
   r.use(labelRoutes(services));

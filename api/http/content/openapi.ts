@@ -3,6 +3,7 @@ import { entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetenti
 import { localeInputSchema, localePatchSchema } from '../../../shared/content/locale-input.js';
 import { componentInputSchema, MAX_COMPONENT_DEPTH } from '../../../shared/content/component-rules.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
+import { previewLinkInputSchema } from '../../../shared/content/preview-links.js';
 import { FIELD_TYPES, ENTRY_STATUSES } from '../../../shared/content/model-types.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 import { authorInputSchema, authorPatchSchema, labelInputSchema, labelPatchSchema, listEntriesSchema, listInputSchema, listPatchSchema, sectionInputSchema, sectionMediaSchema, sectionPatchSchema } from '../../../shared/content/resource-input.js';
@@ -123,6 +124,16 @@ export const content: OpenApiFragment = {
         updatedAt: { type: 'string', format: 'date-time' },
       },
     },
+    PreviewLink: {
+      type: 'object',
+      required: ['url', 'token', 'tokenId', 'expiresAt'],
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        token: { type: 'string', description: 'Shown once; send it as "Authorization: Bearer <token>" to /graphql' },
+        tokenId: { type: 'string' },
+        expiresAt: { type: 'string', format: 'date-time' },
+      },
+    },
     Model: {
       type: 'object',
       properties: {
@@ -131,6 +142,7 @@ export const content: OpenApiFragment = {
         name: { type: 'string' },
         titleField: nullableString,
         fields: { type: 'array', items: ref('FieldDefinition') },
+        previewUrl: { ...nullableString, description: 'Template of the URL a preview link opens: `{token}` (required), `{id}`, `{model}`, `{slug}` or a field alias, each URL-encoded' },
         createdAt: { type: 'string', format: 'date-time' },
         updatedAt: { type: 'string', format: 'date-time' },
       },
@@ -340,6 +352,17 @@ export const content: OpenApiFragment = {
         ...tag,
         requestBody: zodBody(versionRetentionPatchSchema),
         responses: { 200: ok200(ref('VersionRetention')), ...pick(400, 401, 403, 413, 429) },
+      },
+    },
+    '/management/v1/entries/{id}/preview-link': {
+      post: {
+        summary: "The entry's draft on the site: the model's previewUrl filled with the entry's values and a new token of the preview scope",
+        description:
+          'The token reads drafts of this organization through GraphQL (and its live subscriptions) until `expiresAt` (an hour by default, a minute to a day), and is listed and revocable with the other tokens. 422 when the model has no previewUrl. A member needs to read every field of every model.',
+        ...tag,
+        parameters: [id],
+        requestBody: { required: false, content: zodBody(previewLinkInputSchema).content },
+        responses: { 201: created201(ref('PreviewLink')), ...pick(400, 401, 403, 404, 422, 429) },
       },
     },
     '/management/v1/entries/{id}/schedule': {

@@ -13,6 +13,7 @@ import { edge } from '../edge/openapi.js';
 import { people } from '../people/openapi.js';
 import { sso } from '../people/sso-openapi.js';
 import { audit } from '../audit/openapi.js';
+import { releases } from '../releases/openapi.js';
 
 /** Every feature's fragment, in the order its tag should appear. */
 const fragments: OpenApiFragment[] = [
@@ -21,6 +22,7 @@ const fragments: OpenApiFragment[] = [
   outputGroups,
   assets,
   content,
+  releases,
   analytics,
   ingest,
   webhooks,

@@ -132,6 +132,7 @@ function* modelLines(models: StoredModel[]): Generator<ExportLine> {
     alias: m.alias,
     name: m.name,
     titleField: m.titleField,
+    ...(m.previewUrl ? { previewUrl: m.previewUrl } : {}),
     fields: m.fields.map((f) => fieldLine(f, allowed)),
   });
   const written = new Set<string>();

@@ -14,6 +14,8 @@ import { modelFieldConfigs, type ModelTypeRegistry } from './model-fields.js';
 import { entryFilterType, modelFilterType, modelOrderType } from './model-inputs.js';
 import { localeArg, withLocales } from './localized-schema.js';
 import { entryRelationsInterface, relationsType } from './relations.js';
+import { subscriptionFields } from './subscriptions.js';
+import type { EntryChange } from '../live-changes.js';
 import { DateTimeScalar, DecimalScalar, JsonScalar, LongScalar } from './scalars.js';
 
 /** The specification's rule for the two ways to page, said where clients read it. */
@@ -113,8 +115,11 @@ export function buildDeliverySchema(models: ModelDefinition[], locales: OrgLocal
     },
   });
 
+  const subscription = new GraphQLObjectType<EntryChange, DeliveryContext>({ name: 'Subscription', fields: () => subscriptionFields(locale) });
+
   const schema = new GraphQLSchema({
     query,
+    subscription,
     types: [...objects.values(), ...[...componentDefs.keys()].map((a) => components.object(a)), DateTimeScalar, JsonScalar, DecimalScalar, LongScalar, CmsAsset, CmsMedia, MediaType, relationsIface],
   });
   return locales ? withLocales(schema, locales) : schema;
