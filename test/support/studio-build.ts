@@ -1,19 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../shared/paths.js';
-
-const SOURCE = path.join(projectRoot, 'api', 'studio');
-const BUILT = path.join(projectRoot, 'dist', 'studio', 'index.html');
-
-function newestIn(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestIn(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 /**
  * Builds the Studio (dist/studio) when it is missing or older than its source, so the tests
@@ -33,25 +21,9 @@ export async function ensureStudioBuilt(): Promise<void> {
     }
   }
   try {
-    if (builtAt() <= newestIn(SOURCE)) build();
+    // the same script `npm run build` runs: it builds only when the source is newer
+    execFileSync(process.execPath, [path.join(projectRoot, 'api', 'studio', 'build.mjs')], { cwd: projectRoot, stdio: 'inherit' });
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
-}
-
-function builtAt(): number {
-  try {
-    return statSync(BUILT).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-function build(): void {
-  execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'vite'), ['build', '--config', path.join(SOURCE, 'vite.config.ts'), '--logLevel', 'warn'], {
-    cwd: projectRoot,
-    stdio: 'inherit',
-    // vitest sets NODE_ENV=test, which would bundle React's development build
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
 }
