@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -12,9 +12,7 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
  * The page is served by a server of the test on its own port; `127.0.0.1` and `localhost` on
  * that port are two origins. `.ci/run` installs /usr/bin/chromium; without it this file is skipped.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`cors-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('cors-browser.test.ts');
 
 describe.skipIf(!hasChromium)('a page on another origin, in Chromium', () => {
   let app: TestApp;
@@ -32,7 +30,7 @@ describe.skipIf(!hasChromium)('a page on another origin, in Chromium', () => {
     await once(pages, 'listening');
     pagePort = (pages.address() as AddressInfo).port;
     await app.json('/management/v1/allowed-origins', { method: 'PUT', token: restricted.manageToken, body: { allowedOrigins: [`http://127.0.0.1:${pagePort}`] } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

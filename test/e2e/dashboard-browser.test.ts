@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../shared/paths.js';
 import { generateTraffic, ndjson, toCanonical } from '../fixtures/cdn-logs/traffic.js';
@@ -15,9 +15,7 @@ import { createAnalyticsOrg, createDistribution, pushLogs, waitForSpool, type An
  * Screenshots are kept in test-artifacts/dashboard/. `.ci/run` installs /usr/bin/chromium; without
  * it this file is skipped.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`dashboard-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('dashboard-browser.test.ts');
 
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'dashboard');
 const HOUR = 3_600_000;
@@ -99,7 +97,7 @@ describe.skipIf(!hasChromium)('the analytics dashboard in Chromium', () => {
     expect((await pushLogs(app, org.ingestToken, 'web', ndjson(recent.map(toCanonical)))).status).toBe(200);
     await waitForSpool(app, org.orgId);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
     page = await context.newPage();
     page.on('request', (r) => requested.push(r.url()));

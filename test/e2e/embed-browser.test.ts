@@ -1,8 +1,8 @@
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAssetUrl } from '../../shared/assets/build-asset-url.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -11,9 +11,7 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
  * A real browser (Debian's Chromium, driven by playwright-core) plays the embed and loads a
  * derivative. `.ci/run` installs /usr/bin/chromium with apt-get; without it this file is skipped.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`embed-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('embed-browser.test.ts');
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
 
@@ -32,7 +30,7 @@ describe.skipIf(!hasChromium)('embeds and derivatives in Chromium', () => {
     org = await app.createOrg();
     [video, image] = [await upload('clip.mp4'), await upload('the-mouse.jpg')];
     await app.json(`/management/v1/assets/${video.id}`, { method: 'PATCH', token: org.manageToken, body: { posterAssetId: image.id } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'] });
+    browser = await launchChromium(['--autoplay-policy=no-user-gesture-required']);
   });
   afterAll(async () => {
     await browser?.close();

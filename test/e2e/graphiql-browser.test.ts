@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -9,9 +9,7 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
  * schema re-fetch loads the organization's own schema and the first query runs. `.ci/run`
  * installs /usr/bin/chromium; without it this file is skipped.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`graphiql-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('graphiql-browser.test.ts');
 
 const isIntrospection = (body: string | null) => body !== null && body.includes('__schema');
 
@@ -28,7 +26,7 @@ describe.skipIf(!hasChromium)('GraphiQL in Chromium', () => {
     await app.json('/management/v1/models/recipe', { method: 'PUT', token: org.manageToken, body: { titleField: 'title', fields: [{ alias: 'title', type: 'text', required: true }] } });
     await app.json('/management/v1/entries', { token: org.manageToken, body: { model: 'recipe', siteId: site, status: 'PUBLISHED', fields: { title: 'Soup' } } });
     token = await app.createToken(org.manageToken, ['delivery']);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
     await browser?.close();

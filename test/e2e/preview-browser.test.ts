@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
 import http from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 
@@ -13,9 +13,7 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
 // Postgres and Redis); embedded, one instance holds the database, so both are the same.
 // `.ci/run` installs /usr/bin/chromium; without it this file is skipped.
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`preview-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('preview-browser.test.ts');
 
 /** The site's preview page: the draft's title, kept current by an `entryChanged` subscription. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>preview</title><h1 id="title">…</h1>
@@ -67,7 +65,7 @@ describe.skipIf(!hasChromium)('a preview page in Chromium', () => {
     const previewUrl = `http://127.0.0.1:${pagePort}/preview?api=${encodeURIComponent(reader.baseUrl)}&id={id}&token={token}`;
     expect((await m('/models/page', { method: 'PUT', body: { titleField: 'title', fields: [{ alias: 'title', type: 'text' }], previewUrl } })).status).toBe(201);
     await m('/entries/home', { method: 'PUT', body: { model: 'page', siteId: site, fields: { title: 'Draft one' } } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
+import { type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIdentityProvider, type TestIdentityProvider } from '../support/oidc-identity-provider.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
@@ -12,9 +12,7 @@ import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js'
  * sets. First sign-in makes the member just in time (default role, or the role the groups claim
  * maps to); an email outside the allowed domains is refused with a page saying why.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`sso-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('sso-browser.test.ts');
 
 describe.skipIf(!hasChromium)('single sign-on through a real identity provider and Chromium', () => {
   let t: TestApp;
@@ -40,7 +38,7 @@ describe.skipIf(!hasChromium)('single sign-on through a real identity provider a
       },
     });
     expect(put.status).toBe(200);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

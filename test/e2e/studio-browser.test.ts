@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
@@ -18,9 +18,7 @@ import { ensureStudioBuilt } from '../support/studio-build.js';
  * or critical violation on any screen; each screen is kept at 1440 and 390 px wide in
  * test-artifacts/studio/, and nothing overflows horizontally at 390. Skipped without Chromium.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`studio-browser.test.ts skipped: no Chromium binary at ${CHROMIUM} (apt-get install chromium)`);
+const hasChromium = chromiumFor('studio-browser.test.ts');
 
 const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'studio');
 const AXE = path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
@@ -111,7 +109,7 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     people.editor = await member('editor');
     people.second = await member('editor');
     people.author = await member('author');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
