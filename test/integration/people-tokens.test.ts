@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
+import { isCredentialLive } from '../../shared/tenancy/credential-liveness.js';
+import { hashToken } from '../../shared/tenancy/token-format.js';
+import { findActiveToken } from '../../shared/tenancy/token-repository.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { setupOrg, type GqlOrg } from './graphql-support.js';
 
@@ -55,6 +58,16 @@ describe('personal access tokens', () => {
     // the role follows the membership (within the token cache's 5 s)
     expect((await t.json(`/management/v1/members/${m.id}`, { method: 'PATCH', token: o.manage, body: { role: 'editor' } })).status).toBe(200);
     await expect.poll(async () => (await publish(pat, 'pat-1')).status, { timeout: 8000, interval: 500 }).toBe(200);
+  });
+
+  it('stay live for an open subscription until revoked (they are rows of tokens, not sessions)', async () => {
+    const m = await member('editor');
+    const created = await t.json('/auth/tokens', { token: m.session, body: { name: 'preview', expiresAt: inADay() } });
+    const found = await findActiveToken(t.services.db, hashToken(created.body.result.token));
+    expect(found?.identity.member?.credential).toBe('personal-token');
+    expect(await isCredentialLive(t.services.db, found!.identity)).toBe(true);
+    expect((await t.json(`/auth/tokens/${created.body.result.id}`, { method: 'DELETE', token: m.session })).status).toBeLessThan(300);
+    expect(await isCredentialLive(t.services.db, found!.identity)).toBe(false);
   });
 
   it('are listed and revoked by their member only, and cannot manage the account', async () => {
