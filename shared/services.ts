@@ -26,6 +26,7 @@ import { auditSettings, type AuditActor } from './audit/audit-actor.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { loadSecrets, resolveAdminToken, type Secrets } from './secrets.js';
 import type { Logger } from './logger.js';
+import { createContentVersions, type ContentVersions } from './delivery/content-versions.js';
 import { createEventFeed, type EventFeed } from './events/event-feed.js';
 import { createWebhookSender, type WebhookSender } from './webhooks/webhook-sender.js';
 import { createDeliveryLedger, type DeliveryLedger } from './webhooks/delivery-ledger.js';
@@ -79,6 +80,8 @@ export interface Services {
   dayVisitors: DayVisitors;
   /** Word of committed events (LISTEN on the outbox), for the webhook dispatcher. */
   eventFeed: EventFeed;
+  /** Organizations' content versions, kept current in memory by their NOTIFY (the response cache's keys). */
+  contentVersions: ContentVersions;
   /** This process's keep-alive connections to webhook receivers. */
   webhookSender: WebhookSender;
   /** This process's claims and records of webhook attempts, many to a statement under load. */
@@ -174,6 +177,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     entryTraffic: createEntryTrafficReader(analytics),
     dayVisitors: createDayVisitors(),
     eventFeed: createEventFeed(db, (err) => logger.warn({ err }, 'listening for committed events failed; webhooks are dispatched on the tick')),
+    contentVersions: createContentVersions(db, (err) => logger.warn({ err }, 'listening for content versions failed; the response cache reads them from Postgres')),
     webhookSender: createWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     // a claim outlives the attempt's timeout (recording it included)
     webhookLedger: createDeliveryLedger(db, { claimMs: config.webhooks.timeoutMs + 5000, disableAfter: config.webhooks.disableAfter }),
@@ -197,6 +201,7 @@ export async function closeServices(s: Services): Promise<void> {
     ['suspensions', async () => s.suspensions.close()],
     ['tokenUsage', () => s.tokenUsage.close()],
     ['eventFeed', () => s.eventFeed.close()],
+    ['contentVersions', () => s.contentVersions.close()],
     ['edgeUrls', () => s.edgeUrls.close()],
     ['queue', () => s.queue.close()],
     ['webhookSender', async () => s.webhookSender.close()],

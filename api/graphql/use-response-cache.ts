@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
-import type { Queryable } from '../../shared/adapters/db/index.js';
 import { Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { print } from 'graphql';
-import { readContentVersion } from '../../shared/delivery/org-schema-source.js';
+import type { ContentVersions } from '../../shared/delivery/content-versions.js';
 import { surrogateKeysOf, type ReadSet } from '../../shared/edge/surrogate-keys.js';
 import { imageLimitsKey } from '../../shared/tenancy/delivery-settings.js';
-import type { RequestStates } from './request-state.js';
+import type { RequestState, RequestStates } from './request-state.js';
 
 export interface ResponseCacheOptions {
-  db: Queryable;
+  versions: ContentVersions;
   states: RequestStates;
   /** @default 5000 responses */
   max?: number;
@@ -28,8 +27,9 @@ export interface ResponseCacheStats {
 /**
  * Response cache: a result is reused for the same org, schema version, content
  * version, scope, publishable-key image limits, document, variables and operation. Every content write bumps the org's
- * content version in its own transaction, and the version is read before every cacheable
- * execution (one primary-key lookup), so a write is visible to the next request; old entries age
+ * content version in its own transaction, and the version is looked up before every cacheable
+ * execution (in memory while this process hears every bump, see ContentVersions; else one
+ * primary-key read), so a write is visible to the next request; old entries age
  * out of the LRU. Only error-free results are kept, and none that read traffic figures; a request
  * becomes cacheable when it repeats.
  */
@@ -51,7 +51,7 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
   };
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const ctx = args.contextValue as { request: Request; params?: { query?: string }; reads?: ReadSet };
+      const ctx = args.contextValue as ResponseCacheContext;
       const state = options.states.get(ctx.request);
       if (!state) return;
       // A publishable key held to image limits gets other image URLs (or errors) than other tokens.
@@ -77,13 +77,15 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
         seen.set(base, true);
         return;
       }
-      const version = await readContentVersion(options.db, state.identity.orgId);
+      const orgId = state.identity.orgId;
+      const version = options.versions.known(orgId) ?? (await options.versions.read(orgId));
       if (version === null) return;
       const key = `${base}:${version}`;
       const hit = lru.get(key);
       if (hit) {
         // the surrogate keys of what its execution read
         if (ctx.reads) ctx.reads.fromCache = hit.keys;
+        ctx.responseCacheHit = { version };
         return setResultAndStopExecution(hit.result);
       }
       return {
@@ -99,6 +101,23 @@ export function useResponseCache(options: ResponseCacheOptions): Plugin {
       };
     },
   };
+}
+
+/** The GraphQL context as this plugin reads it; `responseCacheHit` is set when it answered. */
+export interface ResponseCacheContext {
+  request: Request;
+  params?: { query?: string };
+  reads?: ReadSet;
+  /** The content version the answer was cached under (the fast lane keeps the answer's bytes for it). */
+  responseCacheHit?: { version: number };
+}
+
+/**
+ * What, besides the request itself, decides a cached answer: organization, schema version, view,
+ * scope and a publishable key's image limits (the same for the plugin's keys and the fast lane's).
+ */
+export function responseCacheScope(state: RequestState): string {
+  return `${state.identity.orgId}\n${state.org.schemaVersion}\n${state.org.view ?? ''}\n${state.scope}\n${imageLimitsKey(state.identity)}`;
 }
 
 /** No name, or the name of one of the document's operations (a client cannot grow a map with made-up ones). */

@@ -87,7 +87,7 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
       // 3. cost (and limit/offset arguments) before execution; `extensions.cost` after
       useCost(states),
       // 4. repeated reads of unchanged content answered from memory (after the cost check)
-      options.responseCache !== false && useResponseCache({ db: services.db, states, stats: responseCacheStats }),
+      options.responseCache !== false && useResponseCache({ versions: services.contentVersions, states, stats: responseCacheStats }),
       // 5. a document without variables, once it repeats, runs as a compiled function
       useJit({ after: options.jitAfter, stats: jitStats }),
       // 6. extensions.code for parse and validation errors
@@ -103,8 +103,8 @@ export function createGraphqlServer(services: Services, options: GraphqlServerOp
   const server = yoga as unknown as GraphqlServer['yoga'];
   const lane: FastLane =
     options.fastLane === false
-      ? { handle: () => false, stats: { answered: 0, handedOver: 0 } }
-      : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes });
+      ? { handle: () => false, stats: { answered: 0, fromMemory: 0, handedOver: 0 } }
+      : createFastLane({ yoga: server, services, cache, states, mask, bodyLimit: services.config.limits.bodyBytes, responseCache: options.responseCache !== false });
   return { yoga: server, fastLane: lane.handle, fastLaneStats: lane.stats, jitStats, responseCacheStats, cache, live };
 }
 

@@ -3,7 +3,7 @@ import { orgLocales, type OrgLocales } from '../content/locale-types.js';
 import { listModels } from '../content/models.js';
 import type { ModelDefinition } from '../content/model-types.js';
 import type { Queryable } from '../adapters/db/index.js';
-import { findContentVersion, findSchemaState } from '../tenancy/organization-repository.js';
+import { findSchemaState } from '../tenancy/organization-repository.js';
 
 /** Per-org GraphQL limits; `organizations.limits` overrides any of them. */
 export interface GraphqlLimits {
@@ -57,9 +57,4 @@ export function readOrgModels(db: Queryable, orgId: string): Promise<ModelDefini
 /** The org's locales as schema generation and readers use them; null when it declares none. */
 export async function readOrgLocales(db: Queryable, orgId: string): Promise<OrgLocales | null> {
   return orgLocales(await findLocales(db, orgId));
-}
-
-/** The org's content version (bumped in every content write's transaction): keys the response cache. */
-export function readContentVersion(db: Queryable, orgId: string): Promise<number | null> {
-  return findContentVersion(db, orgId);
 }

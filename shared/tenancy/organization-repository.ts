@@ -191,15 +191,25 @@ export async function updateDeliverySettings(db: Queryable, orgId: string, patch
 }
 
 /**
+ * Where a trigger announces each new content version, as '<org id>:<version>' (see
+ * `shared/delivery/content-versions.ts`, which also parses it).
+ */
+export const CONTENT_VERSIONS_CHANNEL = 'folio_content_versions';
+
+/**
  * Version counters of an organization. Both are bumped inside the writing transaction, so a
- * reader never sees the new counter with the old data (the response cache keys on them).
+ * reader never sees the new counter with the old data (the response cache keys on them). The
+ * new content version reaches this process's listeners as the transaction commits (other
+ * processes hear the trigger's NOTIFY).
  */
 export async function bumpContentVersion(tx: Queryable, orgId: string): Promise<number> {
   const { rows } = await tx.query<{ v: number }>(
     'UPDATE organizations SET content_version = content_version + 1 WHERE id = $1 RETURNING content_version AS v',
     [orgId],
   );
-  return rows[0]?.v ?? 0;
+  const v = rows[0]?.v ?? 0;
+  if (rows[0]) tx.echoOnCommit(CONTENT_VERSIONS_CHANNEL, `${orgId}:${v}`);
+  return v;
 }
 
 export async function bumpSchemaVersion(tx: Queryable, orgId: string): Promise<number> {

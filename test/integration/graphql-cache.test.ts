@@ -110,12 +110,18 @@ describe('schema cache', () => {
 describe('response cache', () => {
   const Q = '{ articleCollection(limit: 3, order: {id: ASC}) { total items { id title } } }';
 
-  it('answers a repeated read with one version lookup and sees the next write at once', async () => {
+  it('answers a repeated read without a statement and sees the next write at once', async () => {
     const first = await o.q(Q); // seen once: executed, not cached
-    await o.q(Q); // repeated: executed and cached
+    await o.q(Q); // repeated: executed and cached (its content version read once, then kept)
+    // the version is kept once the listener is in place (it starts with the first cached read)
+    await expect.poll(async () => {
+      const before = app.services.db.stats.queries;
+      await o.q(Q);
+      return app.services.db.stats.queries - before;
+    }).toBe(0);
     const before = app.services.db.stats.queries;
     const again = await o.q(Q);
-    expect(app.services.db.stats.queries - before).toBe(1);
+    expect(app.services.db.stats.queries - before).toBe(0);
     expect(again.body).toEqual(first.body);
     await o.m('PATCH', '/entries/a0', { fields: { title: 'Changed title' } });
     await o.m('POST', '/entries/a0/publish');
@@ -145,7 +151,7 @@ describe('response cache off (GRAPHQL_RESPONSE_CACHE=false)', () => {
       for (let i = 0; i < 3; i++) {
         const before = off.services.db.stats.queries;
         const again = await org.q(Q);
-        // page and total every time (with the cache, a repeat costs one version lookup)
+        // page and total every time (with the cache, a repeat costs no statement)
         expect(off.services.db.stats.queries - before).toBe(2);
         expect(again.body).toEqual(first.body);
       }

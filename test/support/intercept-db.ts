@@ -13,6 +13,7 @@ export function interceptDb(
 ): Db {
   const wrap = (q: Queryable): Queryable => ({
     exec: (sql) => q.exec(sql),
+    echoOnCommit: (channel, payload) => q.echoOnCommit(channel, payload),
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       await before(sql, params);
       return q.query<T>(sql, params, options);

@@ -24,6 +24,13 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
+  /**
+   * Hands `payload` to this process's own listeners of `channel` once what ran here has committed
+   * (at once outside a transaction, never after a rollback). For a NOTIFY that a trigger sends:
+   * the process that wrote knows before its write returns, where the server's delivery of the
+   * same notification comes a moment later. Listeners therefore take a payload twice.
+   */
+  echoOnCommit(channel: string, payload: string): void;
 }
 
 /**
@@ -38,11 +45,13 @@ export interface Db extends Queryable {
   readonly stats: { queries: number };
   ping(): Promise<void>;
   /**
-   * Calls `onNotify` for each `NOTIFY channel` that commits (Postgres delivers it at COMMIT, never
-   * for a rollback), once when the listener is in place, and once after each reconnection, since
-   * notifications sent while the listener was away are lost. Resolves to the function that stops listening.
+   * Calls `onNotify(payload)` for each `NOTIFY channel` that commits (Postgres delivers it at
+   * COMMIT, never for a rollback; the payload is '' when there is none), and `onNotify()` without
+   * one when the listener is in place, first and after each reconnection, since notifications
+   * sent while the listener was away are lost; `onLost` when its connection drops. Resolves to
+   * the function that stops listening.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload?: string) => void, onLost?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -61,6 +70,28 @@ export function setLocalSql(settings: Readonly<Record<string, string>>): string 
       return `SELECT set_config('${name}', '${value.replace(/'/g, "''").replace(/\0/g, '')}', true);`;
     })
     .join(' ');
+}
+
+/** This process's listeners by channel, which `echoOnCommit` calls (one registry per Db). */
+export function localChannels() {
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  return {
+    add(channel: string, listener: (payload: string) => void): () => void {
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(listener);
+      return () => void set.delete(listener);
+    },
+    deliver,
+    /** A Queryable's `echoOnCommit`: into a transaction's `echoes` (delivered after its COMMIT), or at once. */
+    echoer: (echoes?: Array<[string, string]>) => (channel: string, payload: string) => {
+      if (echoes) echoes.push([channel, payload]);
+      else deliver(channel, payload);
+    },
+  };
+  function deliver(channel: string, payload: string): void {
+    for (const l of listeners.get(channel) ?? []) l(payload);
+  }
 }
 
 /** A channel name safe to splice into LISTEN: a plain lowercase identifier. */

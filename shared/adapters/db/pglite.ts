@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
+import { checkChannel, localChannels, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
 
 const NUMERIC = 1700;
 
@@ -24,7 +24,9 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
   });
   const stats = { queries: 0 };
 
-  const wrap = (target: PGlite | Transaction): Queryable => ({
+  const local = localChannels();
+  /** `echoes`: a transaction's, delivered after its COMMIT; none: delivered at once. */
+  const wrap = (target: PGlite | Transaction, echoes?: Array<[string, string]>): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       if (!options?.background) stats.queries++;
       const r = await target.query<T>(sql, params as unknown[] | undefined);
@@ -34,6 +36,7 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
       stats.queries++;
       await target.exec(sql);
     },
+    echoOnCommit: local.echoer(echoes),
   });
 
   const root = wrap(pglite);
@@ -42,20 +45,26 @@ export async function createPgliteDb(options: { dataDir?: string; inMemory?: boo
     stats,
     query: root.query,
     exec: root.exec,
-    transaction: (fn) => {
+    echoOnCommit: root.echoOnCommit,
+    async transaction(fn) {
       const settings = options.transactionSettings?.();
-      return pglite.transaction(async (tx) => {
+      const echoes: Array<[string, string]> = [];
+      const result = await pglite.transaction(async (tx) => {
         if (settings) await tx.exec(setLocalSql(settings));
-        return fn(wrap(tx));
+        return fn(wrap(tx, echoes));
       });
+      for (const [channel, payload] of echoes) local.deliver(channel, payload);
+      return result;
     },
     async ping() {
       await pglite.query('SELECT 1');
     },
     async listen(channel, onNotify) {
-      const stop = await pglite.listen(checkChannel(channel), () => onNotify());
-      queueMicrotask(onNotify); // as a server listener does once connected
+      const unechoed = local.add(checkChannel(channel), onNotify);
+      const stop = await pglite.listen(channel, (payload) => onNotify(payload ?? ''));
+      queueMicrotask(onNotify); // as a server listener does once connected (an in-process one is never lost)
       return async () => {
+        unechoed();
         await stop().catch(() => {}); // closed already: nothing to stop
       };
     },

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz.js';
-import { checkChannel, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
+import { checkChannel, localChannels, setLocalSql, type Db, type Queryable, type QueryOptions, type QueryResult, type TransactionSettings } from './db.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -94,7 +94,9 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
     }
   };
 
-  const wrap = (client: pg.Pool | pg.PoolClient): Queryable => ({
+  const local = localChannels();
+  /** `echoes`: a transaction's, delivered after its COMMIT; none: delivered at once. */
+  const wrap = (client: pg.Pool | pg.PoolClient, echoes?: Array<[string, string]>): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       if (!options?.background) stats.queries++;
       const values = params as unknown[] | undefined;
@@ -105,6 +107,7 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
       stats.queries++;
       await client.query(sql);
     },
+    echoOnCommit: local.echoer(echoes),
   });
 
   const root = wrap(pool);
@@ -113,15 +116,18 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
     stats,
     query: root.query,
     exec: root.exec,
+    echoOnCommit: root.echoOnCommit,
     async transaction(fn) {
       const settings = options.transactionSettings?.();
       const client = await pool.connect();
+      const echoes: Array<[string, string]> = [];
       try {
         // one round trip: BEGIN and the settings as one simple query
         await client.query(settings ? `BEGIN; ${setLocalSql(settings)}` : 'BEGIN');
-        const result = await fn(wrap(client));
+        const result = await fn(wrap(client, echoes));
         await client.query('COMMIT');
         client.release();
+        for (const [channel, payload] of echoes) local.deliver(channel, payload);
         return result;
       } catch (e) {
         // A ROLLBACK that fails means the connection is gone: destroy it instead of pooling it.
@@ -133,7 +139,14 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
     async ping() {
       await pool.query('SELECT 1');
     },
-    listen: (channel, onNotify) => listenOn(options.url, checkChannel(channel), onNotify),
+    async listen(channel, onNotify, onLost) {
+      const unechoed = local.add(checkChannel(channel), onNotify);
+      const stop = await listenOn(options.url, channel, onNotify, onLost);
+      return async () => {
+        unechoed();
+        await stop();
+      };
+    },
     async close() {
       await Promise.all([pool.end(), genericPool.end()]);
     },
@@ -146,12 +159,13 @@ export function createPostgresDb(options: { url: string; poolSize: number; trans
  * it may have missed; the first connection is made in the background too, so a listener never
  * holds up start-up.
  */
-function listenOn(url: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+function listenOn(url: string, channel: string, onNotify: (payload?: string) => void, onLost?: () => void): Promise<() => Promise<void>> {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   const reconnectSoon = () => {
     if (stopped || retry) return;
+    onLost?.();
     client?.end().catch(() => {});
     client = null;
     retry = setTimeout(() => {
@@ -165,7 +179,7 @@ function listenOn(url: string, channel: string, onNotify: () => void): Promise<(
     c.on('error', reconnectSoon);
     c.on('end', reconnectSoon);
     c.on('notification', (m) => {
-      if (m.channel === channel) onNotify();
+      if (m.channel === channel) onNotify(m.payload ?? '');
     });
     try {
       await c.connect();
