@@ -15,6 +15,7 @@ import { resolveTenant, type ResolvedTenant } from './resolve-tenant.js';
 import type { SchemaCache } from './schema-cache.js';
 import type { MaskError } from './use-error-codes.js';
 import { VARIABLE_LIMITS } from './use-limits.js';
+import { responseCacheScope, type ResponseCacheContext } from './use-response-cache.js';
 import { urlTokenOf } from './use-tenant.js';
 
 type MediaType = GraphqlMediaType;
@@ -79,14 +80,26 @@ export interface FastLaneDeps {
   states: RequestStates;
   mask: MaskError;
   bodyLimit: number;
+  /** The response cache is on: its answers to POSTs are kept as bytes too (see `answers`). */
+  responseCache: boolean;
+}
+
+export interface FastLaneStats {
+  /** Requests answered here (`fromMemory` of them from the bytes of an earlier answer). */
+  answered: number;
+  fromMemory: number;
+  /** Taken, but handed to yoga after their body was read. */
+  handedOver: number;
 }
 
 export interface FastLane {
   /** Takes the request (true), or leaves it to yoga untouched (false). */
   handle: (req: IncomingMessage, res: ServerResponse) => boolean;
-  /** Requests answered here, and taken but handed to yoga after their body was read. */
-  stats: { answered: number; handedOver: number };
+  stats: FastLaneStats;
 }
+
+/** Bodies up to this size have their cached answers kept as bytes (see `answers`). */
+const ANSWERED_BODY_MAX = 8 * 1024;
 
 /**
  * The common request — POST /graphql with a JSON body of a query, its variables and operation
@@ -101,7 +114,18 @@ export interface FastLane {
  */
 export function createFastLane(deps: FastLaneDeps): FastLane {
   const { yoga } = deps;
-  const stats = { answered: 0, handedOver: 0 };
+  const stats: FastLaneStats = { answered: 0, fromMemory: 0, handedOver: 0 };
+  // The bytes of POST answers the response cache gave, by everything that decides them (the
+  // response cache's scope, the media type, the body) and valid for the content version they
+  // were cached under. A repeat is answered from here once its tenant is admitted: without
+  // parsing the body or the document, building a context or running the plugins, none of which
+  // can change an answer the response cache would give for the same body and version.
+  const answers = new LRUCache<string, { version: number; text: string }>({ max: 5000, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.text.length + 1 });
+  // A number per org schema object: a new one (new models, or new limits that may now refuse the
+  // document) starts new keys.
+  const schemaIds = new WeakMap<object, number>();
+  let nextSchemaId = 0;
+  const schemaIdOf = (org: object) => schemaIds.get(org) ?? (schemaIds.set(org, ++nextSchemaId), nextSchemaId);
   // A CDN asks for the same few URLs again and again: each is read once (see `readGet`).
   const getRequests = new LRUCache<string, { params: Params | null; urlToken: string | null } | GraphQLError>({ max: 10_000 });
   // The JSON (and ETag) of a result whose data is the response cache's object, written once
@@ -166,6 +190,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     const url = req.url ?? '/graphql';
     let params: Params | null = null;
     let urlToken: string | null = null;
+    let text: string | null = null;
     if (body === null) {
       try {
         ({ params, urlToken } = readGet(url));
@@ -175,8 +200,9 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
         return send(res, await processRegularResult({ errors: [err] }, yoga.fetchAPI, mediaType));
       }
     } else {
+      text = body.toString('utf8');
       try {
-        params = plainParams(JSON.parse(body.toString('utf8')));
+        params = plainParams(JSON.parse(text));
       } catch {
         // yoga answers malformed JSON
       }
@@ -192,6 +218,17 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
       return handOver(req, res, body, { tenantError: err });
     }
     for (const [k, v] of Object.entries(tenant.rateHeaders)) res.setHeader(k, v);
+    const answerKey = deps.responseCache && text !== null && text.length <= ANSWERED_BODY_MAX ? `${schemaIdOf(tenant.state.org)}\n${responseCacheScope(tenant.state)}\n${mediaType}\n${text}` : null;
+    if (answerKey !== null) {
+      const known = answers.get(answerKey);
+      if (known && deps.services.contentVersions.known(tenant.state.identity.orgId) === known.version) {
+        stats.answered++;
+        stats.fromMemory++;
+        res.writeHead(200, { 'Content-Type': `${mediaType}; charset=utf-8`, 'Content-Length': Buffer.byteLength(known.text) });
+        res.end(known.text);
+        return;
+      }
+    }
 
     let query: string | null;
     try {
@@ -225,8 +262,9 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
 
     let result: ExecutionResult;
     let reads: ReadSet | undefined;
+    let contextValue: Pick<ResponseCacheContext, 'reads' | 'responseCacheHit'> = {};
     try {
-      const contextValue = (await enveloped.contextFactory()) as { reads?: ReadSet };
+      contextValue = (await enveloped.contextFactory()) as typeof contextValue;
       reads = contextValue.reads;
       const executed = await enveloped.execute({ schema: enveloped.schema, document, contextValue, variableValues: params.variables, operationName: params.operationName });
       if (isAsyncIterable(executed)) throw new Error('an async iterable result for a query');
@@ -240,10 +278,11 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
       const written = serialized(result);
       const headers: Record<string, string | number> = { 'Content-Type': `${mediaType}; charset=utf-8` };
       if (body === null && applyHttpCaching(req, res, tenant, url, written, reads, headers)) return;
-      const text = written.text;
-      headers['Content-Length'] = Buffer.byteLength(text);
+      const hit = contextValue.responseCacheHit;
+      if (answerKey !== null && hit) answers.set(answerKey, { version: hit.version, text: written.text });
+      headers['Content-Length'] = Buffer.byteLength(written.text);
       res.writeHead(200, headers);
-      res.end(text);
+      res.end(written.text);
       return;
     }
     if (body === null) res.setHeader('Cache-Control', 'no-store');
