@@ -11,6 +11,8 @@ import { createSession, revokeAllSessions, revokeSession, type SessionRecord } f
 import { csrfTokenOf } from './csrf.js';
 import { isSsoOnly } from './sso/sso-settings-repository.js';
 import { checkSecondFactor } from './second-factor-service.js';
+import { forgetMember } from './forget-member.js';
+import { authorizeOwnerChange } from './policy.js';
 import type { MemberIdentity } from './session-repository.js';
 
 /** Members' flows: invitations, sign-in, sessions, password resets and roles. */
@@ -220,14 +222,17 @@ export async function resetPassword(services: Deps, input: { token: string; pass
 }
 
 export async function changeMemberRole(services: Deps, orgId: string, actor: Inviter, memberId: string, role: string): Promise<Member> {
-  return services.db.transaction(async (tx) => {
+  const changed = await services.db.transaction(async (tx) => {
     const stored = await resolveRole(tx, orgId, role);
-    if (actor.member && actor.member.role !== 'owner' && stored === 'owner') throw forbidden('Only an owner may make an owner.');
+    authorizeOwnerChange(actor, { role: stored }, 'make');
     const { before, member } = await setMemberRole(tx, orgId, memberId, stored);
-    if (actor.member && actor.member.role !== 'owner' && before === 'owner') throw forbidden("Only an owner may change an owner's role.");
+    authorizeOwnerChange(actor, { role: before }, "change the role of");
     await recordAudit(tx, orgId, [{ action: 'member.role_changed', subject: { type: 'member', id: memberId }, changes: { role: { before, after: stored } } }]);
     return member;
   });
+  // the member's cached sessions and personal tokens carry the old role: dropped on every instance
+  await forgetMember(services, orgId, memberId);
+  return changed;
 }
 
 export async function createCustomRole(services: Deps, orgId: string, input: { name: string; rules: RoleRules }): Promise<CustomRole> {

@@ -163,3 +163,12 @@ export function rulesWithin(candidate: RoleRules, own: RoleRules): boolean {
   }
   return true;
 }
+
+/**
+ * Owners are changed by owners only: a member who is not an owner may neither remove an owner nor
+ * give or take the owner role. API tokens with the manage scope act as admins of the organization
+ * and are the way back in when no owner is left, so they are not narrowed here.
+ */
+export function authorizeOwnerChange(actor: { member?: { role: string } }, target: { role: string }, verb: string): void {
+  if (actor.member && actor.member.role !== 'owner' && target.role === 'owner') throw forbidden(`Only an owner may ${verb} an owner.`);
+}
