@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/record-audit.js';
-import { conflict } from '../errors/index.js';
 import type { Services } from '../services.js';
 import { forgetMember } from './forget-member.js';
+import { keepAnOwner } from './last-owner.js';
 import { getMember, type Member } from './membership-repository.js';
 import { authorizeOwnerChange } from './policy.js';
 import type { Inviter } from './people-service.js';
@@ -15,11 +15,9 @@ type Deps = Pick<Services, 'db' | 'auth' | 'bus' | 'logger'>;
  */
 export async function removeMember(services: Deps, orgId: string, actor: Inviter, memberId: string): Promise<Member> {
   const removed = await services.db.transaction(async (tx) => {
-    // the owners are locked so two removals of the last two owners cannot both pass the count
-    const owners = await tx.query<{ person_id: string }>("SELECT person_id FROM memberships WHERE org_id = $1 AND role = 'owner' FOR UPDATE", [orgId]);
     const member = await getMember(tx, orgId, memberId);
     authorizeOwnerChange(actor, member, 'remove');
-    if (member.role === 'owner' && owners.rows.length <= 1) throw conflict('This member is the last owner: make another member an owner first.');
+    await keepAnOwner(tx, orgId, member);
     await tx.query('DELETE FROM memberships WHERE org_id = $1 AND person_id = $2', [orgId, memberId]);
     const sessions = await tx.query('UPDATE sessions SET revoked_at = now() WHERE org_id = $1 AND person_id = $2 AND revoked_at IS NULL', [orgId, memberId]);
     const tokens = await tx.query('UPDATE tokens SET revoked_at = now() WHERE org_id = $1 AND person_id = $2 AND revoked_at IS NULL', [orgId, memberId]);

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { forbidden, rateLimited, unauthenticated } from '../errors/index.js';
 import type { Services } from '../services.js';
 import { ORG_NAMES } from '../tenancy/organization-repository.js';
-import { addMembership, createRole, ensurePerson, findPersonByEmail, normalizeEmail, resolveRole, setMemberRole, setPassword, type CustomRole, type Member } from './membership-repository.js';
+import { addMembership, createRole, ensurePerson, findPersonByEmail, getMember, normalizeEmail, resolveRole, setMemberRole, setPassword, type CustomRole, type Member } from './membership-repository.js';
 import type { RoleRules } from './roles.js';
 import { createInvitation, createPasswordReset, INVITATION_TTL_MS, takeInvitation, takePasswordReset } from './link-repository.js';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords.js';
@@ -12,6 +12,7 @@ import { csrfTokenOf } from './csrf.js';
 import { isSsoOnly } from './sso/sso-settings-repository.js';
 import { checkSecondFactor } from './second-factor-service.js';
 import { forgetMember } from './forget-member.js';
+import { keepAnOwner } from './last-owner.js';
 import { authorizeOwnerChange } from './policy.js';
 import type { MemberIdentity } from './session-repository.js';
 
@@ -225,8 +226,10 @@ export async function changeMemberRole(services: Deps, orgId: string, actor: Inv
   const changed = await services.db.transaction(async (tx) => {
     const stored = await resolveRole(tx, orgId, role);
     authorizeOwnerChange(actor, { role: stored }, 'make');
+    const current = await getMember(tx, orgId, memberId);
+    authorizeOwnerChange(actor, current, 'change the role of');
+    if (stored !== 'owner') await keepAnOwner(tx, orgId, current);
     const { before, member } = await setMemberRole(tx, orgId, memberId, stored);
-    authorizeOwnerChange(actor, { role: before }, "change the role of");
     await recordAudit(tx, orgId, [{ action: 'member.role_changed', subject: { type: 'member', id: memberId }, changes: { role: { before, after: stored } } }]);
     return member;
   });

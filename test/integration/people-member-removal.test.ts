@@ -76,7 +76,7 @@ describe('removing a member', () => {
     expect((await t.json('/auth/sign-in', { body: { email: m.email, password: PASSWORD, organization: org.slug } })).status).toBe(403);
   });
 
-  it('only an owner removes an owner, and the last owner stays (409)', async () => {
+  it('only an owner removes or demotes an owner, and the last owner stays (409)', async () => {
     const o = await t.createOrg('Owners');
     const owner = await member('owner', o);
     const admin = await member('admin', o);
@@ -89,7 +89,14 @@ describe('removing a member', () => {
     const lastByToken = await remove(o.manageToken, owner.id);
     expect(lastByToken.status).toBe(409);
 
+    // demoting the last owner is refused likewise; with a second owner it is allowed
+    const demote = (token: string, id: string, role: string) => t.json(`/management/v1/members/${id}`, { method: 'PATCH', token, body: { role } });
+    const lastDemoted = await demote(owner.session, owner.id, 'admin');
+    expect([lastDemoted.status, lastDemoted.body.success]).toEqual([409, false]);
+    expect((await demote(admin.session, owner.id, 'viewer')).status).toBe(403);
     const second = await member('owner', o);
+    expect((await demote(owner.session, second.id, 'editor')).status).toBe(200);
+    expect((await demote(owner.session, second.id, 'owner')).status).toBe(200);
     expect((await remove(second.session, owner.id)).status).toBe(200);
     expect((await remove(second.session, second.id)).status).toBe(409);
     // an admin removes non-owners, themselves included

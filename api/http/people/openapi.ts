@@ -104,11 +104,11 @@ export const people: OpenApiFragment = {
     },
     '/management/v1/members/{id}': {
       patch: {
-        summary: "Change a member's role (only an owner makes or changes owners)",
+        summary: "Change a member's role (only an owner makes or changes owners; the last owner keeps the role: 409)",
         tags: ['members'], 'x-scope': 'manage',
         parameters: [pathParam('id')],
         requestBody: zodBody(memberPatchSchema),
-        responses: { 200: ok200(ref('Member')), ...pick(400, 401, 403, 404, 413, 422, 429) },
+        responses: { 200: ok200(ref('Member')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) },
       },
       delete: {
         summary: 'Remove a member: their sessions and personal access tokens in this organization are revoked (every instance at once, at most 5 s)',
