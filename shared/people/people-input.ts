@@ -19,3 +19,10 @@ export const passwordResetRequestSchema = z.strictObject({ email });
 export const passwordResetInputSchema = z.strictObject({ token: secret, password: secret });
 export const memberPatchSchema = z.strictObject({ role: roleName });
 export const secondFactorCodeSchema = z.strictObject({ code: secondFactorCode.describe('The 6 digits of the authenticator app (disable: or a recovery code)') });
+/** Regenerating recovery codes proves the account again: the current password, or a second-factor code. */
+export const recoveryCodesInputSchema = z
+  .strictObject({
+    password: secret.optional().describe("The account's current password"),
+    code: secondFactorCode.optional().describe('The 6 digits of the authenticator app, or an unused recovery code'),
+  })
+  .refine((p) => p.password !== undefined || p.code !== undefined, 'name "password" or "code"');

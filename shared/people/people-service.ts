@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record-audit.js';
 import { forbidden, rateLimited, unauthenticated } from '../errors/index.js';
 import type { Services } from '../services.js';
 import { ORG_NAMES } from '../tenancy/organization-repository.js';
-import { addMembership, createRole, ensurePerson, findPersonByEmail, normalizeEmail, resolveRole, setMemberRole, setPassword, type CustomRole, type Member } from './membership-repository.js';
+import { addMembership, createRole, ensurePerson, findPersonByEmail, getMember, normalizeEmail, resolveRole, setMemberRole, setPassword, type CustomRole, type Member } from './membership-repository.js';
 import type { RoleRules } from './roles.js';
 import { createInvitation, createPasswordReset, INVITATION_TTL_MS, takeInvitation, takePasswordReset } from './link-repository.js';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords.js';
@@ -11,6 +11,9 @@ import { createSession, revokeAllSessions, revokeSession, type SessionRecord } f
 import { csrfTokenOf } from './csrf.js';
 import { isSsoOnly } from './sso/sso-settings-repository.js';
 import { checkSecondFactor } from './second-factor-service.js';
+import { forgetMember } from './forget-member.js';
+import { keepAnOwner } from './last-owner.js';
+import { authorizeOwnerChange } from './policy.js';
 import type { MemberIdentity } from './session-repository.js';
 
 /** Members' flows: invitations, sign-in, sessions, password resets and roles. */
@@ -220,14 +223,19 @@ export async function resetPassword(services: Deps, input: { token: string; pass
 }
 
 export async function changeMemberRole(services: Deps, orgId: string, actor: Inviter, memberId: string, role: string): Promise<Member> {
-  return services.db.transaction(async (tx) => {
+  const changed = await services.db.transaction(async (tx) => {
     const stored = await resolveRole(tx, orgId, role);
-    if (actor.member && actor.member.role !== 'owner' && stored === 'owner') throw forbidden('Only an owner may make an owner.');
+    authorizeOwnerChange(actor, { role: stored }, 'make');
+    const current = await getMember(tx, orgId, memberId);
+    authorizeOwnerChange(actor, current, 'change the role of');
+    if (stored !== 'owner') await keepAnOwner(tx, orgId, current);
     const { before, member } = await setMemberRole(tx, orgId, memberId, stored);
-    if (actor.member && actor.member.role !== 'owner' && before === 'owner') throw forbidden("Only an owner may change an owner's role.");
     await recordAudit(tx, orgId, [{ action: 'member.role_changed', subject: { type: 'member', id: memberId }, changes: { role: { before, after: stored } } }]);
     return member;
   });
+  // the member's cached sessions and personal tokens carry the old role: dropped on every instance
+  await forgetMember(services, orgId, memberId);
+  return changed;
 }
 
 export async function createCustomRole(services: Deps, orgId: string, input: { name: string; rules: RoleRules }): Promise<CustomRole> {

@@ -163,3 +163,24 @@ export function rulesWithin(candidate: RoleRules, own: RoleRules): boolean {
   }
   return true;
 }
+
+/**
+ * Owners are changed by owners only: a member who is not an owner may neither remove an owner nor
+ * give or take the owner role. API tokens with the manage scope act as admins of the organization
+ * and are the way back in when no owner is left, so they are not narrowed here.
+ */
+export function authorizeOwnerChange(actor: { member?: { role: string } }, target: { role: string }, verb: string): void {
+  if (actor.member && actor.member.role !== 'owner' && target.role === 'owner') throw forbidden(`Only an owner may ${verb} an owner.`);
+}
+
+/**
+ * `action` on every one of several entries (a release's), or one 403 naming each entry refused
+ * and its model, so the caller sees at once what to take out or whom to ask.
+ */
+export function authorizeEntries(actor: PolicyActor, action: ModelAction, entries: ReadonlyArray<{ id: string; model: string; createdBy: string | null }>): void {
+  const refused = entries.filter((e) => !can(actor, { kind: 'entry', action, model: e.model, createdBy: e.createdBy }));
+  if (refused.length === 0) return;
+  const shown = refused.slice(0, 20).map((e) => `"${e.id}" (model "${e.model}")`);
+  const more = refused.length > shown.length ? ` and ${refused.length - shown.length} more` : '';
+  throw forbidden(`Your role may not ${action} the entries ${shown.join(', ')}${more}.`);
+}

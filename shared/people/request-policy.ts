@@ -1,6 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import { forbidden } from '../errors/index.js';
-import { authorize, authorizeFieldWrite, authorizePreviewLink, can, modelRules, rulesOf, type PolicyActor } from './policy.js';
+import { authorize, authorizeEntries, authorizeFieldWrite, authorizePreviewLink, can, modelRules, rulesOf, type PolicyActor } from './policy.js';
 import type { SettingsArea } from './roles.js';
 
 /**
@@ -37,7 +37,8 @@ const AREA_WRITES: Array<[RegExp, SettingsArea]> = [
 /** Content structures besides entries: writing them is updating content. */
 const CONTENT = /^(lists|sections|authors|labels)(\/|$)/;
 
-const ENTRY = /^entries\/([^/]+)(?:\/(publish|unpublish|archive|schedule|preview-link|versions\/[^/]+\/restore))?$/;
+// a diff of two versions is a read of the entry (its hidden fields are left out by the route, asking `hiddenFields`)
+const ENTRY = /^entries\/([^/]+)(?:\/(publish|unpublish|archive|schedule|preview-link|versions\/[^/]+\/restore|versions\/[^/]+\/diff\/[^/]+))?$/;
 
 interface EntrySubject {
   model: string;
@@ -53,6 +54,45 @@ async function entrySubject(db: Queryable, orgId: string, id: string): Promise<E
     [orgId, id],
   );
   return rows[0] ? { model: rows[0].model_alias, createdBy: rows[0].created_by } : null;
+}
+
+/** The model and creator of each entry of `ids` that exists (the route answers for the others). */
+async function entrySubjects(db: Queryable, orgId: string, ids: string[]): Promise<Array<EntrySubject & { id: string }>> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ id: string; model_alias: string; created_by: string | null }>(
+    `SELECT e.id, e.model_alias,
+            (SELECT v.saved_by FROM entry_versions v WHERE v.org_id = e.org_id AND v.entry_id = e.id ORDER BY v.saved_at, v.version_id LIMIT 1) AS created_by
+     FROM entries e WHERE e.org_id = $1 AND e.id = ANY($2::text[]) AND e.in_preview`,
+    [orgId, ids],
+  );
+  return rows.map((r) => ({ id: r.id, model: r.model_alias, createdBy: r.created_by }));
+}
+
+/** The entries a release holds. */
+async function releaseEntryIds(db: Queryable, orgId: string, releaseId: string): Promise<string[]> {
+  const { rows } = await db.query<{ entry_id: string }>('SELECT entry_id FROM release_entries WHERE org_id = $1 AND release_id = $2', [orgId, releaseId]);
+  return rows.map((r) => r.entry_id);
+}
+
+const RELEASE = /^releases(?:\/([^/]+)(?:\/(entries|publish|unpublish|cancel))?)?$/;
+
+/**
+ * A release is read by whoever reads entries of some model; every change to one — creating it, adding entries,
+ * running, scheduling, cancelling or deleting it — needs publish rights on the model of each
+ * entry it holds and of each entry the body adds (a 403 names the entries refused).
+ */
+async function authorizeRelease(db: Queryable, orgId: string, actor: PolicyActor, req: PolicyRequest, rest: string): Promise<void> {
+  if (!WRITE(req.method)) {
+    // a release answers entry ids and versions only: a role reading any model's entries reads it
+    if (Object.values(rulesOf(actor).models).some((rules) => rules.read)) return;
+    return authorize(actor, { kind: 'entry', action: 'read', model: '*' });
+  }
+  const m = RELEASE.exec(rest);
+  if (!m) return;
+  const named = (req.body as { entries?: unknown } | null)?.entries;
+  const added = Array.isArray(named) ? named.filter((e): e is string => typeof e === 'string').slice(0, 1000) : [];
+  const held = m[1] ? await releaseEntryIds(db, orgId, decodeURIComponent(m[1])) : [];
+  authorizeEntries(actor, 'publish', await entrySubjects(db, orgId, [...new Set([...held, ...added])]));
 }
 
 async function defaultLocale(db: Queryable, orgId: string): Promise<string> {
@@ -117,8 +157,7 @@ export async function authorizeRequest(db: Queryable, orgId: string, actor: Poli
     return;
   }
   if (/^entries(\/|$)/.test(rest)) return;
-  // a release holds entries of any model: reading it is reading content, running it publishing it
-  if (/^releases(\/|$)/.test(rest)) return authorize(actor, { kind: 'entry', action: write ? 'publish' : 'read', model: '*' });
+  if (/^releases(\/|$)/.test(rest)) return authorizeRelease(db, orgId, actor, req, rest);
   // Anything else that writes needs every settings area (an owner's or admin's).
   if (write) for (const area of ['models', 'tokens', 'webhooks', 'members'] as const) authorize(actor, { kind: 'settings', area });
 }

@@ -16,11 +16,18 @@ export interface SessionAwareVerifier extends TokenVerifier {
  * The token verifier, taught sessions: a `folio_s_…` bearer (or the session cookie's value) is
  * looked up as a member's session, anything else goes to the API-token verifier. Like tokens,
  * sessions are cached for at most `ttlMs` (≤ 5 s), so a revocation reaches every instance within
- * that time even if the bus message is lost; the `session-revoked` message evicts at once.
+ * that time even if the bus message is lost; the `session-revoked` message evicts at once, and
+ * `member-changed` drops every session of a member whose role changed or membership ended.
  */
 export function withSessions(tokens: TokenVerifier, deps: { db: Db; bus: EventBus; ttlMs: number }): SessionAwareVerifier {
   const cache = new LRUCache<string, TokenIdentity>({ max: 50_000, ttl: Math.max(1, deps.ttlMs) });
   deps.bus.subscribe('session-revoked', ({ hash }) => cache.delete(hash));
+  const evictMemberSessions = (orgId: string, personId: string): void => {
+    for (const [key, identity] of cache.entries()) {
+      if (identity.orgId === orgId && identity.member?.id === personId) cache.delete(key);
+    }
+  };
+  deps.bus.subscribe('member-changed', ({ orgId, personId }) => evictMemberSessions(orgId, personId));
 
   const lookup = async (token: string): Promise<TokenIdentity> => {
     if (!isWellFormedSessionToken(token)) throw invalidToken('The session token is malformed.');
@@ -37,6 +44,10 @@ export function withSessions(tokens: TokenVerifier, deps: { db: Db; bus: EventBu
   return {
     verify: (token, client) => (isSessionToken(token) ? lookup(token) : tokens.verify(token, client)),
     evict: (hash) => tokens.evict(hash),
+    evictMember: (orgId, personId) => {
+      evictMemberSessions(orgId, personId);
+      tokens.evictMember(orgId, personId);
+    },
     evictSession: (hash) => cache.delete(hash.toString('hex')),
     stats: tokens.stats,
   };

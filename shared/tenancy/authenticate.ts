@@ -18,6 +18,11 @@ export interface TokenVerifier {
   verify(token: string, client?: string): Promise<TokenIdentity>;
   /** Drops a revoked token from this instance's cache at once (and from others' via the bus). */
   evict(hash: Buffer): void;
+  /**
+   * Drops every cached token acting as the member in the organization (personal access tokens
+   * carry the membership's role): after a role change or the membership's end.
+   */
+  evictMember(orgId: string, personId: string): void;
   /** Tokens whose format was checked and hash computed (once per token while it is remembered). */
   readonly stats: { hashed: number };
 }
@@ -48,6 +53,14 @@ export function createTokenVerifier(deps: {
   /** Addresses whose failure bucket ran dry, and until when (ms) they are refused. */
   const refusedUntil = new LRUCache<string, number>({ max: 100_000 });
   deps.bus.subscribe('token-revoked', ({ hash }) => cache.delete(hash));
+  const evictMember = (orgId: string, personId: string): void => {
+    // a walk over the cache (≤ 50,000 entries) once per role change or removal: rare, and it keeps
+    // the lookup path free of a second index
+    for (const [key, found] of cache.entries()) {
+      if (found.identity.orgId === orgId && found.identity.member?.id === personId) cache.delete(key);
+    }
+  };
+  deps.bus.subscribe('member-changed', ({ orgId, personId }) => evictMember(orgId, personId));
   const stats = { hashed: 0 };
   // The cache key (SHA-256, hex) of each well-formed token seen lately: checking a token's format
   // and hashing it is work per token, not per request (a site sends the same key with every
@@ -108,6 +121,7 @@ export function createTokenVerifier(deps: {
     evict(hash) {
       cache.delete(hash.toString('hex'));
     },
+    evictMember,
     stats,
   };
 }

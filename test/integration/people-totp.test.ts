@@ -139,3 +139,91 @@ describe('TOTP second factor', () => {
     expect((await t.json('/auth/totp', { token: 'folio_s_' + 'x'.repeat(43) })).status).toBe(401);
   });
 });
+
+describe('regenerating recovery codes', () => {
+  it('with the password or a code: ten new codes, the old ones stop working, audited', async () => {
+    const m = await member();
+    const { secret, recoveryCodes: first } = await enable(m.token);
+    const byPassword = await t.json('/auth/totp/recovery-codes', { token: m.token, body: { password: PASSWORD } });
+    expect(byPassword.status).toBe(200);
+    const second = byPassword.body.result.recoveryCodes as string[];
+    expect(second).toHaveLength(10);
+    expect(second.filter((c) => first.includes(c))).toEqual([]);
+    expect((await t.json('/auth/totp', { token: m.token })).body.result).toEqual({ enabled: true, recoveryCodesLeft: 10 });
+    expect((await signIn(m.email, first[0])).status).toBe(401);
+
+    // the code after the one that confirmed (each code is accepted once)
+    const byCode = await t.json('/auth/totp/recovery-codes', { token: m.token, body: { code: codeAt(secret, 30) } });
+    expect(byCode.status).toBe(200);
+    const third = byCode.body.result.recoveryCodes as string[];
+    expect((await signIn(m.email, second[0])).status).toBe(401);
+    expect((await signIn(m.email, third[0])).status).toBe(200);
+    // an unused recovery code proves the account too, and is spent by it
+    expect((await t.json('/auth/totp/recovery-codes', { token: m.token, body: { code: third[1] } })).status).toBe(200);
+
+    const audit = await t.json(`/management/v1/audit-log?action=member.recovery_codes_regenerated&subjectId=${m.id}`, { token: org.manageToken });
+    expect(audit.body.result.map((r: { changes: { proof: string }; actor: { name: string } }) => [r.changes.proof, r.actor.name])).toEqual([
+      ['code', m.email],
+      ['code', m.email],
+      ['password', m.email],
+    ]);
+  });
+
+  it('refuses a wrong proof (422, nothing changes), attempts past the limit are 429; 409 without a factor', async () => {
+    const m = await member();
+    const none = await t.json('/auth/totp/recovery-codes', { token: m.token, body: { password: PASSWORD } });
+    expect([none.status, none.body.success]).toEqual([409, false]);
+    const { recoveryCodes } = await enable(m.token);
+    const wrongPassword = await t.json('/auth/totp/recovery-codes', { token: m.token, body: { password: 'not the password' } });
+    expect([wrongPassword.status, wrongPassword.body.errors[0]]).toEqual([422, 'The password is wrong.']);
+    const wrongCode = await t.json('/auth/totp/recovery-codes', { token: m.token, body: { code: '000000' } });
+    expect([wrongCode.status, wrongCode.headers.get('folio-second-factor')]).toEqual([422, 'invalid']);
+    expect((await t.json('/auth/totp', { token: m.token })).body.result.recoveryCodesLeft).toBe(10);
+    expect((await signIn(m.email, recoveryCodes[0])).status).toBe(200);
+  });
+
+  it('limits attempts per account: past the bucket, 429 with Retry-After even with the right password', async () => {
+    // an app of its own with a small bucket (the suite's apps take a million failures)
+    const small = await startTestApp({ workers: false, env: { AUTH_FAILURES_BURST: '4', AUTH_FAILURES_PER_MINUTE: '1' } });
+    try {
+      const o = await small.createOrg('Small bucket');
+      const email = `bucket-${randomBase62(8).toLowerCase()}@example.test`;
+      const invited = await small.json('/management/v1/invitations', { token: o.manageToken, body: { email, role: 'viewer' } });
+      await small.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } });
+      const token = (await small.json('/auth/sign-in', { body: { email, password: PASSWORD } })).body.result.token as string;
+      const enrolled = await small.json('/auth/totp/enroll', { method: 'POST', token });
+      expect((await small.json('/auth/totp/confirm', { token, body: { code: codeAt(enrolled.body.result.secret) } })).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await small.json('/auth/totp/recovery-codes', { token, body: { password: 'still wrong' } })).status);
+      expect(statuses).toEqual([422, 422, 422, 422]);
+      // a 429 tells nothing about a guess: the right password waits too
+      const limited = await small.json('/auth/totp/recovery-codes', { token, body: { password: PASSWORD } });
+      expect([limited.status, limited.body.success, Number(limited.headers.get('retry-after')) > 0]).toEqual([429, false, true]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses bad input, personal and API tokens, and touches only the caller', async () => {
+    const m = await member();
+    const { recoveryCodes } = await enable(m.token);
+    for (const body of [{}, { password: '' }, { code: 123456 }, { password: PASSWORD, extra: 1 }, { code: '1'.repeat(41) }]) {
+      const res = await t.json('/auth/totp/recovery-codes', { token: m.token, body });
+      expect([res.status, res.body.success, JSON.stringify(body)]).toEqual([400, false, JSON.stringify(body)]);
+    }
+    const pat = await t.json('/auth/tokens', { token: m.token, body: { name: 'script', expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const viaPat = await t.json('/auth/totp/recovery-codes', { token: pat.body.result.token, body: { password: PASSWORD } });
+    expect([viaPat.status, viaPat.body.success]).toEqual([403, false]);
+    const other = await t.createOrg('Other recovery');
+    const viaOtherToken = await t.json('/auth/totp/recovery-codes', { token: other.manageToken, body: { password: PASSWORD } });
+    expect([viaOtherToken.status, viaOtherToken.body.success]).toEqual([403, false]);
+    // a member of another organization regenerates their own codes only
+    const invited = await t.json('/management/v1/invitations', { token: other.manageToken, body: { email: `other-${randomBase62(6).toLowerCase()}@example.test`, role: 'admin' } });
+    await t.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } });
+    const otherSession = (await t.json('/auth/sign-in', { body: { email: invited.body.result.email, password: PASSWORD } })).body.result.token as string;
+    await enable(otherSession);
+    expect((await t.json('/auth/totp/recovery-codes', { token: otherSession, body: { password: PASSWORD } })).status).toBe(200);
+    expect((await signIn(m.email, recoveryCodes[0])).status).toBe(200);
+    expect((await t.json('/auth/totp/recovery-codes', { body: { password: PASSWORD } })).status).toBe(401);
+  });
+});

@@ -187,3 +187,117 @@ describe('a scheduled release', () => {
     expect(got.problems).toEqual([`entry "${entry}": is deleted`]);
   });
 });
+
+describe('cancelling and deleting a release', () => {
+  it('cancels a scheduled publish back to OPEN (nothing goes live), then runs it again', async () => {
+    const entries = await drafts('cancel', 3, 'post');
+    const release = (await r('', { body: { name: 'Cancelled', entries } })).body.result;
+    expect((await r(`/${release.id}/publish`, { method: 'POST', body: { at: new Date(Date.now() + 2000).toISOString() } })).status).toBe(202);
+    const cancelled = await r(`/${release.id}/cancel`, { method: 'POST' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.result).toMatchObject({ status: 'OPEN', scheduledAction: null, scheduledAt: null });
+    // past the time it was scheduled for, nothing of it is live
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect((await r(`/${release.id}`)).body.result.status).toBe('OPEN');
+    expect(await publishedEvents(entries)).toBe(0);
+    const again = await r(`/${release.id}/cancel`, { method: 'POST' });
+    expect([again.status, again.body.success]).toEqual([409, false]);
+    expect((await r(`/${release.id}/publish`, { method: 'POST' })).body.result.status).toBe('PUBLISHED');
+    expect(await publishedEvents(entries)).toBe(3);
+
+    // a scheduled unpublish, cancelled, leaves the release published
+    expect((await r(`/${release.id}/unpublish`, { method: 'POST', body: { at: new Date(Date.now() + 60_000).toISOString() } })).status).toBe(202);
+    expect((await r(`/${release.id}/cancel`, { method: 'POST' })).body.result).toMatchObject({ status: 'PUBLISHED', scheduledAction: null });
+    const audit = await t.json(`/management/v1/audit-log?subjectId=${release.id}`, { token: o.manage });
+    expect(audit.body.result.map((x: { action: string; changes: { status: { after: string } } }) => [x.action, x.changes.status.after])).toEqual([
+      ['release.cancelled', 'PUBLISHED'],
+      ['release.cancelled', 'OPEN'],
+    ]);
+  });
+
+  it('deletes a release that is not live; a published one is 409 until unpublished; the entries stay', async () => {
+    const entries = await drafts('del', 2, 'post');
+    const open = (await r('', { body: { name: 'Open', entries } })).body.result;
+    const deleted = await r(`/${open.id}`, { method: 'DELETE' });
+    expect([deleted.status, deleted.body.result]).toEqual([200, { id: open.id, deleted: true }]);
+    expect((await r(`/${open.id}`)).status).toBe(404);
+    expect((await r(`/${open.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await t.json(`/management/v1/entries/${entries[0]}`, { token: o.manage })).status).toBe(200);
+
+    const live = (await r('', { body: { name: 'Live', entries } })).body.result;
+    await r(`/${live.id}/publish`, { method: 'POST' });
+    const refused = await r(`/${live.id}`, { method: 'DELETE' });
+    expect([refused.status, refused.body.success]).toEqual([409, false]);
+    expect(refused.body.errors[0]).toMatch(/unpublish it first/);
+    expect((await r(`/${live.id}/unpublish`, { method: 'POST', body: { at: new Date(Date.now() + 60_000).toISOString() } })).status).toBe(202);
+    expect((await r(`/${live.id}`, { method: 'DELETE' })).status).toBe(409);
+    await r(`/${live.id}/cancel`, { method: 'POST' });
+    expect((await r(`/${live.id}/unpublish`, { method: 'POST' })).body.result.status).toBe('UNPUBLISHED');
+    expect((await r(`/${live.id}`, { method: 'DELETE' })).status).toBe(200);
+
+    const scheduled = (await r('', { body: { name: 'Scheduled then deleted', entries } })).body.result;
+    await r(`/${scheduled.id}/publish`, { method: 'POST', body: { at: new Date(Date.now() + 60_000).toISOString() } });
+    expect((await r(`/${scheduled.id}`, { method: 'DELETE' })).status).toBe(200);
+    const audit = await t.json(`/management/v1/audit-log?action=release.deleted&subjectId=${scheduled.id}`, { token: o.manage });
+    expect(audit.body.result[0].changes).toEqual({ name: 'Scheduled then deleted', status: 'SCHEDULED', entries });
+  });
+
+  it('refuses another organization, other scopes and unknown ids', async () => {
+    const entries = await drafts('foreign', 1, 'post');
+    const mine = (await r('', { body: { name: 'Mine', entries } })).body.result;
+    await r(`/${mine.id}/publish`, { method: 'POST', body: { at: new Date(Date.now() + 60_000).toISOString() } });
+    for (const [method, path] of [['POST', `/${mine.id}/cancel`], ['DELETE', `/${mine.id}`]] as const) {
+      const foreign = await r(path, { method, token: other.manage });
+      expect([foreign.status, foreign.body.success], path).toEqual([404, false]);
+      expect((await r(path, { method, token: o.preview })).status).toBe(403);
+      expect((await r(path, { method, token: o.delivery })).status).toBe(403);
+    }
+    expect((await r('/nope/cancel', { method: 'POST' })).status).toBe(404);
+    expect((await r('/nope', { method: 'DELETE' })).status).toBe(404);
+    expect((await r('/%00', { method: 'DELETE' })).status).toBe(400);
+    expect((await r(`/${mine.id}`)).body.result.status).toBe('SCHEDULED');
+  });
+});
+
+describe('release permissions per model', () => {
+  it('a role publishing posts but not promos: a release of posts runs, one holding a promo is 403 naming it', async () => {
+    await o.m('POST', '/roles', { name: 'post-publisher', rules: { models: { post: { read: true, create: true, update: true, publish: true }, promo: { read: true } } } });
+    const role = (await o.m('POST', '/tokens', { name: 'post publisher', role: 'post-publisher' })) as { token: string };
+    const posts = await drafts('perm-post', 2, 'post');
+    const promos = await drafts('perm-promo', 2, 'promo');
+
+    const ok = await r('', { token: role.token, body: { name: 'Posts', entries: posts } });
+    expect(ok.status).toBe(201);
+    expect((await r(`/${ok.body.result.id}/publish`, { method: 'POST', token: role.token })).body.result.status).toBe('PUBLISHED');
+
+    const mixed = await r('', { token: role.token, body: { name: 'Mixed', entries: [posts[0], ...promos] } });
+    expect([mixed.status, mixed.body.success]).toEqual([403, false]);
+    expect(mixed.body.errors[0]).toBe(`Your role may not publish the entries "${promos[0]}" (model "promo"), "${promos[1]}" (model "promo").`);
+
+    // a release the manage token made with a promo: the role may read it, not run, cancel, add to or delete it
+    const theirs = (await r('', { body: { name: 'Has a promo', entries: [posts[1], promos[0]] } })).body.result;
+    expect((await r(`/${theirs.id}`, { token: role.token })).status).toBe(200);
+    for (const [method, path, body] of [
+      ['POST', `/${theirs.id}/publish`, undefined],
+      ['POST', `/${theirs.id}/publish`, { at: new Date(Date.now() + 60_000).toISOString() }],
+      ['POST', `/${theirs.id}/entries`, { entries: [posts[1]] }],
+      ['DELETE', `/${theirs.id}`, undefined],
+    ] as const) {
+      const res = await r(path, { method, token: role.token, body });
+      expect([res.status, res.body.errors?.[0]], `${method} ${path}`).toEqual([403, `Your role may not publish the entries "${promos[0]}" (model "promo").`]);
+    }
+    await r(`/${theirs.id}/publish`, { method: 'POST', body: { at: new Date(Date.now() + 60_000).toISOString() } });
+    expect((await r(`/${theirs.id}/cancel`, { method: 'POST', token: role.token })).status).toBe(403);
+    // adding a promo to a release of posts is refused too, naming only the promo
+    const postsOnly = (await r('', { token: role.token, body: { name: 'Posts only', entries: [posts[0]] } })).body.result;
+    const add = await r(`/${postsOnly.id}/entries`, { method: 'POST', token: role.token, body: { entries: [promos[1]] } });
+    expect([add.status, add.body.errors[0]]).toEqual([403, `Your role may not publish the entries "${promos[1]}" (model "promo").`]);
+    expect((await r(`/${postsOnly.id}`)).body.result.entries.map((e: { entryId: string }) => e.entryId)).toEqual([posts[0]]);
+    expect(await publishedEvents(promos)).toBe(0);
+
+    // a role that reads nothing of content may not even read releases
+    await o.m('POST', '/roles', { name: 'analytics-only', rules: { settings: ['analytics'] } });
+    const analyst = (await o.m('POST', '/tokens', { name: 'analyst', role: 'analytics-only' })) as { token: string };
+    expect((await r(`/${theirs.id}`, { token: analyst.token })).status).toBe(403);
+  });
+});

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import { versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
 import { entryVersion, entryVersions, restoreVersion } from '../../../shared/content/entry-versions.js';
+import { diffVersions } from '../../../shared/content/version-diff.js';
+import { hiddenFields, policyActorOf } from '../../../shared/people/policy.js';
 import { findVersionRetention, updateVersionRetention } from '../../../shared/content/version-repository.js';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
@@ -8,7 +10,7 @@ import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 
-/** Version history of entries (scope `manage`): list, read, restore; and the org's retention. */
+/** Version history of entries (scope `manage`): list, read, compare two, restore; and the org's retention. */
 export function entryVersionRoutes(services: Services): Router {
   const r = Router();
   const manage = requireScope('manage');
@@ -21,6 +23,12 @@ export function entryVersionRoutes(services: Services): Router {
   });
   r.get(`${base}/:versionId`, manage, async (req, res) => {
     res.json(ok(await entryVersion(services, tenantOf(req).orgId, String(req.params.id), String(req.params.versionId))));
+  });
+  r.get(`${base}/:versionId/diff/:otherId`, manage, async (req, res) => {
+    const tenant = tenantOf(req);
+    const actor = policyActorOf(tenant);
+    const ids = { from: String(req.params.versionId), to: String(req.params.otherId) };
+    res.json(ok(await diffVersions(services, tenant.orgId, String(req.params.id), ids, (model) => hiddenFields(actor, model))));
   });
   r.post(`${base}/:versionId/restore`, manage, async (req, res) => {
     const entry = await restoreVersion(services, tenantOf(req).orgId, String(req.params.id), String(req.params.versionId));

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { ref, type OpenApiFragment } from './common.js';
 import { assets } from '../assets/openapi.js';
 import { content } from '../content/openapi.js';
+import { versionDiff } from '../content/version-diff-openapi.js';
 import { analytics } from '../analytics/openapi.js';
 import { ingest } from '../ingest/openapi.js';
 import { outputGroups } from '../output-groups/openapi.js';
@@ -22,6 +23,7 @@ const fragments: OpenApiFragment[] = [
   outputGroups,
   assets,
   content,
+  versionDiff,
   releases,
   analytics,
   ingest,

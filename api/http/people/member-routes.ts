@@ -4,6 +4,7 @@ import { parsePage } from '../../../shared/paging.js';
 import { listMembers, listRoles } from '../../../shared/people/membership-repository.js';
 import { invitationInputSchema, memberPatchSchema } from '../../../shared/people/people-input.js';
 import { changeMemberRole, createCustomRole, invite } from '../../../shared/people/people-service.js';
+import { removeMember } from '../../../shared/people/member-removal.js';
 import { BUILT_IN_ROLES, BUILT_IN_RULES, customRoleInputSchema } from '../../../shared/people/roles.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
@@ -32,6 +33,12 @@ export function memberRoutes(services: Services): Router {
     const { role } = parseInput(memberPatchSchema, req.body);
     const tenant = tenantOf(req);
     res.json(ok(await changeMemberRole(services, tenant.orgId, { member: tenant.member }, String(req.params.id), role)));
+  });
+
+  r.delete('/management/v1/members/:id', members, async (req, res) => {
+    const tenant = tenantOf(req);
+    const removed = await removeMember(services, tenant.orgId, { member: tenant.member }, String(req.params.id));
+    res.json(ok({ ...removed, removed: true }, { messages: ["The member's sessions and personal access tokens in this organization are revoked."] }));
   });
 
   r.get('/management/v1/roles', members, async (req, res) => {

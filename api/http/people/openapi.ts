@@ -1,4 +1,4 @@
-import { acceptInvitationInputSchema, secondFactorCodeSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, signInInputSchema } from '../../../shared/people/people-input.js';
+import { acceptInvitationInputSchema, secondFactorCodeSchema, invitationInputSchema, memberPatchSchema, passwordResetInputSchema, passwordResetRequestSchema, recoveryCodesInputSchema, signInInputSchema } from '../../../shared/people/people-input.js';
 import { BUILT_IN_ROLES, customRoleInputSchema } from '../../../shared/people/roles.js';
 import { personalTokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { created201, ok200, pagingParameters, pathParam, pick, ref, zodBody, type OpenApiFragment } from '../openapi/common.js';
@@ -104,11 +104,18 @@ export const people: OpenApiFragment = {
     },
     '/management/v1/members/{id}': {
       patch: {
-        summary: "Change a member's role (only an owner makes or changes owners)",
+        summary: "Change a member's role (only an owner makes or changes owners; the last owner keeps the role: 409)",
         tags: ['members'], 'x-scope': 'manage',
         parameters: [pathParam('id')],
         requestBody: zodBody(memberPatchSchema),
-        responses: { 200: ok200(ref('Member')), ...pick(400, 401, 403, 404, 413, 422, 429) },
+        responses: { 200: ok200(ref('Member')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) },
+      },
+      delete: {
+        summary: 'Remove a member: their sessions and personal access tokens in this organization are revoked (every instance at once, at most 5 s)',
+        description: 'Only an owner removes an owner; the last owner cannot be removed (409). Audited as member.removed.',
+        tags: ['members'], 'x-scope': 'manage',
+        parameters: [pathParam('id')],
+        responses: { 200: ok200({ allOf: [ref('Member'), { type: 'object', properties: { removed: { type: 'boolean' } } }] }), ...pick(401, 403, 404, 409, 429) },
       },
     },
     '/management/v1/roles': {
@@ -182,6 +189,15 @@ export const people: OpenApiFragment = {
         ...sessionAuth,
         requestBody: zodBody(secondFactorCodeSchema),
         responses: { 200: ok200({ type: 'object' }), ...pick(400, 401, 403, 409, 413, 422, 429) },
+      },
+    },
+    '/auth/totp/recovery-codes': {
+      post: {
+        summary: 'Replace the recovery codes with ten new ones (shown once), proven with the current password or a second-factor code',
+        ...sessionAuth,
+        description: `${sessionAuth.description} Attempts are counted per account: past the failed-authentication limit, 429 with Retry-After. Audited as member.recovery_codes_regenerated.`,
+        requestBody: zodBody(recoveryCodesInputSchema),
+        responses: { 200: ok200({ type: 'object', properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } } }), ...pick(400, 401, 403, 409, 413, 422, 429) },
       },
     },
     '/auth/tokens': {

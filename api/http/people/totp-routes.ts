@@ -1,6 +1,7 @@
 import { Router, type Request } from 'express';
 import { ok } from '../../../shared/envelope.js';
-import { secondFactorCodeSchema } from '../../../shared/people/people-input.js';
+import { recoveryCodesInputSchema, secondFactorCodeSchema } from '../../../shared/people/people-input.js';
+import { regenerateRecoveryCodes } from '../../../shared/people/recovery-codes.js';
 import { confirmSecondFactor, disableSecondFactor, enrollSecondFactor, secondFactorStatus } from '../../../shared/people/second-factor-service.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
@@ -30,6 +31,12 @@ export function totpRoutes(services: Services): Router {
     const { code } = parseInput(secondFactorCodeSchema, req.body);
     await disableSecondFactor(services, memberOf(req), tenantOf(req).orgId, code);
     res.json(ok({ enabled: false }));
+  });
+
+  r.post('/auth/totp/recovery-codes', requireSession, async (req, res) => {
+    const proof = parseInput(recoveryCodesInputSchema, req.body);
+    const made = await regenerateRecoveryCodes(services, memberOf(req), tenantOf(req).orgId, proof);
+    res.json(ok(made, { messages: ['The old recovery codes no longer work. Keep these somewhere safe: they are not shown again.'] }));
   });
 
   return r;

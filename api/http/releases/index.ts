@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { releaseEntriesInputSchema, releaseInputSchema, releaseRunInputSchema } from '../../../shared/content/releases/release-input.js';
 import { addReleaseEntries, createRelease, listReleases, requireRelease, startRelease } from '../../../shared/content/releases/releases.js';
+import { cancelRelease, deleteRelease } from '../../../shared/content/releases/release-undo.js';
 import { ok, resultInfo } from '../../../shared/envelope.js';
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
@@ -39,6 +40,16 @@ export function releaseRoutes(services: Services): Router {
       res.status(scheduled ? 202 : 200).json(ok(release));
     });
   }
+
+  r.post('/management/v1/releases/:id/cancel', manage, async (req, res) => {
+    const release = await cancelRelease(services, tenantOf(req).orgId, req.params.id as string);
+    res.json(ok(release, { messages: [release.status === 'OPEN' ? 'The schedule is cancelled: the release is open again.' : 'The scheduled unpublish is cancelled: the release stays published.'] }));
+  });
+
+  r.delete('/management/v1/releases/:id', manage, async (req, res) => {
+    await deleteRelease(services, tenantOf(req).orgId, req.params.id as string);
+    res.json(ok({ id: req.params.id, deleted: true }));
+  });
 
   return r;
 }

@@ -14,7 +14,7 @@ const run = (action: 'publish' | 'unpublish') => ({
         ? 'Publish every entry of the release in one transaction (200), or schedule it with `at` (202)'
         : 'Unpublish every entry of a published release in one transaction (200), or schedule it with `at` (202)',
     description:
-      'All or nothing: 422 names every entry that blocks it (deleted, changed since it was added, invalid against its model, not published) and nothing changes. Each entry goes through the single publish path with its event, so webhooks and purges go out as for single publishes. A scheduled run that is blocked leaves the release FAILED with `problems`.',
+      'A member needs publish rights on the model of every entry of the release (403 naming the entries refused). All or nothing: 422 names every entry that blocks it (deleted, changed since it was added, invalid against its model, not published) and nothing changes. Each entry goes through the single publish path with its event, so webhooks and purges go out as for single publishes. A scheduled run that is blocked leaves the release FAILED with `problems`.',
     ...tag,
     parameters: [id],
     requestBody: optionalBody(releaseRunInputSchema),
@@ -51,6 +51,22 @@ export const releases: OpenApiFragment = {
     },
     '/management/v1/releases/{id}': {
       get: { summary: 'Read a release: its status, schedule, entries and problems', ...tag, parameters: [id], responses: { 200: ok200(ref('Release')), ...pick(401, 403, 404, 429) } },
+      delete: {
+        summary: 'Delete a release that is not live (open, scheduled to publish, failed or unpublished); its entries are untouched',
+        description: 'A published release, or one scheduled to be unpublished, is 409: unpublish it first. A member needs publish rights on the model of every entry it holds (403 naming the others).',
+        ...tag,
+        parameters: [id],
+        responses: { 200: ok200({ type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean' } } }), ...pick(401, 403, 404, 409, 429) },
+      },
+    },
+    '/management/v1/releases/{id}/cancel': {
+      post: {
+        summary: 'Cancel a scheduled release: a scheduled publish goes back to OPEN, a scheduled unpublish back to PUBLISHED',
+        description: '409 when the release is not scheduled (any more: a run and a cancel never both happen). A member needs publish rights on the model of every entry it holds.',
+        ...tag,
+        parameters: [id],
+        responses: { 200: ok200(ref('Release')), ...pick(401, 403, 404, 409, 429) },
+      },
     },
     '/management/v1/releases/{id}/entries': {
       post: {

@@ -6,6 +6,8 @@ export interface BusMessages {
   'token-revoked': { tokenId: string; hash: string };
   /** A member's session was revoked (signed out, revoked from the list, password reset). */
   'session-revoked': { sessionId: string; hash: string };
+  /** A member's role changed or their membership ended: drop their cached sessions and personal tokens. */
+  'member-changed': { orgId: string; personId: string };
   /** An organization was suspended, resumed or marked for deletion: re-read the suspended ones. */
   'organization-suspended': { orgId: string };
   'content-changed': { orgId: string; contentVersion: number };

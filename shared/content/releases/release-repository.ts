@@ -113,3 +113,8 @@ export async function findDueReleases(db: Queryable, now: Date, limit: number): 
   );
   return rows.map((r) => ({ orgId: r.org_id, id: r.id }));
 }
+
+/** Deletes the release and (by the foreign key) the list of its entries. */
+export async function deleteReleaseRow(tx: Queryable, orgId: string, id: string): Promise<void> {
+  await tx.query('DELETE FROM releases WHERE org_id = $1 AND id = $2', [orgId, id]);
+}

@@ -4,6 +4,7 @@ import type { Services } from '../../services.js';
 import { assertNotSuspended } from '../../tenancy/suspensions.js';
 import { addMembership, ensurePerson, normalizeEmail } from '../membership-repository.js';
 import { openSession, type SignedIn } from '../people-service.js';
+import { forgetMember } from '../forget-member.js';
 import { authorizationUrl, exchangeCode, failureReason, issuerConfiguration, issuerOptionsOf, type Claims } from './oidc-client.js';
 import { PENDING_TTL_MS, type PendingCookie } from './pending-cookie.js';
 import { checkedReturnTo } from './return-to.js';
@@ -15,6 +16,8 @@ import { ssoRedirectUri } from './sso-settings-service.js';
 // and the callback (the code exchanged and checked, the member created just in time, a session).
 
 type Deps = Pick<Services, 'db' | 'config' | 'secrets' | 'suspensions'>;
+/** The callback also drops the member's cached credentials when the provider changed their role. */
+type CallbackDeps = Deps & Pick<Services, 'auth' | 'bus' | 'logger'>;
 
 async function settingsOfOrganization(db: Deps['db'], organization: string): Promise<{ orgId: string; slug: string; settings: SsoSettings }> {
   const org = (await findOrganization(db, organization)) ?? (await findOrganizationBySlug(db, organization));
@@ -66,7 +69,7 @@ export function allowedEmail(settings: Pick<SsoSettings, 'allowedDomains'>, clai
  * the same session a password sign-in opens.
  */
 export async function finishSsoSignIn(
-  services: Deps,
+  services: CallbackDeps,
   pending: PendingCookie,
   callbackQuery: string,
   client: { address: string; userAgent?: string },
@@ -84,7 +87,8 @@ export async function finishSsoSignIn(
   }
   const email = allowedEmail(settings, claims);
   const mapped = mappedRole(settings, claims);
-  return services.db.transaction(async (tx) => {
+  let roleChanged: string | null = null;
+  const signed = await services.db.transaction(async (tx) => {
     const person = await ensurePerson(tx, email);
     const actor = { type: 'member' as const, id: person.id, name: person.email };
     const { rows } = await tx.query<{ role: string; source: string }>('SELECT role, source FROM memberships WHERE org_id = $1 AND person_id = $2 FOR UPDATE', [
@@ -97,6 +101,7 @@ export async function finishSsoSignIn(
       await addMembership(tx, pending.orgId, person.id, role, 'sso');
       await recordAudit(tx, pending.orgId, [{ action: 'member.joined', subject: { type: 'member', id: person.id }, changes: { role, source: 'sso' }, actor }]);
     } else if (role !== current.role) {
+      roleChanged = person.id;
       await tx.query('UPDATE memberships SET role = $3 WHERE org_id = $1 AND person_id = $2', [pending.orgId, person.id, role]);
       await recordAudit(tx, pending.orgId, [
         { action: 'member.role_changed', subject: { type: 'member', id: person.id }, changes: { role: { before: current.role, after: role }, source: 'sso' }, actor },
@@ -105,4 +110,6 @@ export async function finishSsoSignIn(
     const signed = await openSession(tx, services, { person, orgId: pending.orgId, role, method: 'sso', client });
     return { ...signed, returnTo: pending.returnTo };
   });
+  if (roleChanged !== null) await forgetMember(services, pending.orgId, roleChanged);
+  return signed;
 }
