@@ -2,12 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBase62 } from '../../shared/ids.js';
-import { projectRoot } from '../../shared/paths.js';
 import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
 import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { ensureStudioBuilt } from '../support/studio-build.js';
+import { accessible, shoot, signedInPage, STUDIO_ARTIFACTS, studioMember } from '../support/studio-page.js';
 
 /**
  * The Studio's modelling and settings screens in a real browser, driven by role and label: an
@@ -19,9 +18,6 @@ import { ensureStudioBuilt } from '../support/studio-build.js';
  */
 const hasChromium = chromiumFor('studio-settings-browser.test.ts');
 
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'studio');
-const AXE = path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
-const PASSWORD = 'correct horse battery staple';
 
 describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
   let app: TestApp;
@@ -31,51 +27,12 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
   let author = '';
   let page: Page;
 
-  const member = async (role: string) => {
-    const email = `${role}-${randomBase62(6).toLowerCase()}@example.test`;
-    const invited = await app.json('/management/v1/invitations', { token: o.manage, body: { email, role } });
-    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
-    const accepted = await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } });
-    expect(accepted.status).toBe(200);
-    return email;
-  };
-
   const contexts: BrowserContext[] = [];
-  const signedIn = async (email: string): Promise<Page> => {
-    // axe-core is injected as an inline script, which the Studio's CSP (rightly) refuses
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
-    contexts.push(context);
-    const p = await context.newPage();
-    p.on('pageerror', (err) => console.error('page error:', err));
-    await p.goto(`${app.baseUrl}/studio`);
-    await p.getByLabel('Email').fill(email);
-    await p.getByLabel('Password').fill(PASSWORD);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-    await p.getByRole('heading', { name: 'Content' }).waitFor();
-    return p;
-  };
-
-  const accessible = async (p: Page, screen: string) => {
-    if (!(await p.evaluate(() => 'axe' in window))) await p.addScriptTag({ path: AXE });
-    const violations = await p.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const result = await axe.run(document);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, screen).toEqual([]);
-  };
-
-  /** axe at 1440, screenshots at 1440 and 390 px; at 390 nothing is wider than the screen and axe again. */
-  const shoot = async (p: Page, name: string) => {
-    await p.setViewportSize({ width: 1440, height: 1000 });
+  const signedIn = (email: string) => signedInPage(browser, app.baseUrl, email, contexts);
+  /** axe at 1440 as well, then the screenshots (and axe) at both widths. */
+  const screen = async (p: Page, name: string) => {
     await accessible(p, `${name} at 1440 px`);
-    await p.screenshot({ path: path.join(ARTIFACTS, `${name}-1440.png`), fullPage: true });
-    await p.setViewportSize({ width: 390, height: 844 });
-    const overflow = await p.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} overflows at 390 px by ${overflow} px`).toBeLessThanOrEqual(0);
-    await accessible(p, `${name} at 390 px`);
-    await p.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
-    await p.setViewportSize({ width: 1440, height: 1000 });
+    await shoot(p, name);
   };
 
   /** Opens a screen by its navigation link (Settings, then the section's link). */
@@ -89,7 +46,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
   const alertText = (p: Page) => p.getByRole('alert').first().textContent();
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
+    await mkdir(STUDIO_ARTIFACTS, { recursive: true });
     await ensureStudioBuilt();
     app = await startTestApp();
     o = await setupOrg(app);
@@ -97,8 +54,8 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await o.m('POST', '/locales', { code: 'de-DE', name: 'Deutsch' });
     await o.m('PUT', '/models/page', { name: 'Page', titleField: 'heading', fields: [{ alias: 'heading', type: 'text' }] });
     await o.m('PUT', '/entries/about', { model: 'page', siteId: o.siteId, fields: { heading: 'Company history' } });
-    admin = await member('admin');
-    author = await member('author');
+    admin = await studioMember(app, o.manage, 'admin');
+    author = await studioMember(app, o.manage, 'author');
     browser = await launchChromium();
     page = await signedIn(admin);
   }, 180_000);
@@ -116,14 +73,14 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     for (const name of ['Models', 'Components', 'Locales', 'Sites', 'Sections', 'Authors', 'Labels', 'Lists']) {
       expect(await page.getByRole('main').getByRole('link', { name, exact: true }).count(), name).toBe(1);
     }
-    await shoot(page, 's1-settings');
+    await screen(page, 's1-settings');
   });
 
   it('creates a model with a localized text field, a reference and a validation; a bad alias shows the API message', async () => {
     await page.getByRole('link', { name: 'Models', exact: true }).first().click();
     await page.getByRole('heading', { name: 'Models' }).waitFor();
     await page.getByRole('main').getByRole('link', { name: 'Page', exact: true }).waitFor();
-    await shoot(page, 's2-models');
+    await screen(page, 's2-models');
     await page.getByRole('link', { name: 'New model' }).click();
     await page.getByRole('heading', { name: 'New model' }).waitFor();
     await page.getByLabel('Alias', { exact: true }).fill('cmsReview');
@@ -144,7 +101,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     // the API's own words for an alias it refuses
     await page.getByRole('button', { name: 'Create model' }).click();
     await expect.poll(() => alertText(page)).toContain('may not begin with "cms"');
-    await shoot(page, 's3-model-new-error');
+    await screen(page, 's3-model-new-error');
 
     await page.getByLabel('Alias', { exact: true }).fill('review');
     await page.getByRole('button', { name: 'Create model' }).click();
@@ -161,7 +118,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     });
     // the preview is the type delivery serves
     await expect.poll(() => page.getByLabel('GraphQL type of the model').textContent()).toMatch(/type Review implements CmsEntry[\s\S]*subject: Page/);
-    await shoot(page, 's4-model-editor');
+    await screen(page, 's4-model-editor');
   }, 120_000);
 
   it('creates an entry of the model in the content screens; the validation shows the API message on its field', async () => {
@@ -198,7 +155,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     const dialog = page.getByRole('alertdialog', { name: 'This change deletes data' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('“score”');
-    await shoot(page, 's5-model-drop-warning');
+    await screen(page, 's5-model-drop-warning');
     await page.getByRole('button', { name: 'Keep editing' }).click();
     expect(await dialog.count()).toBe(0);
     expect((await o.m('GET', '/models/review')).fields.map((f: { alias: string }) => f.alias)).toEqual(['headline', 'subject', 'score']);
@@ -227,7 +184,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByRole('button', { name: 'Create component' }).click();
     await page.getByRole('heading', { name: 'Component quote' }).waitFor();
     expect((await o.m('GET', '/components/quote')).fields).toMatchObject([{ alias: 'said', type: 'text' }]);
-    await shoot(page, 's6-component');
+    await screen(page, 's6-component');
   }, 60_000);
 
   it('locales: a bad code and a fallback loop show the API message; rename and fallback are saved, the default refused with entries in other locales', async () => {
@@ -246,7 +203,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('Fallback of de-DE').selectOption('fr-FR');
     await page.getByRole('button', { name: 'Save de-DE' }).click();
     await expect.poll(() => alertText(page)).toContain('leads back to "de-DE"');
-    await shoot(page, 's7-locales');
+    await screen(page, 's7-locales');
     // entries hold German values now: the API keeps the default, and says why
     await page.getByRole('button', { name: 'Make de-DE the default' }).click();
     await expect.poll(() => alertText(page)).toContain('cannot become the default now');
@@ -260,7 +217,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('Site name').fill('Second site');
     await page.getByRole('button', { name: 'Add site' }).click();
     await page.getByText('Second site').waitFor();
-    await shoot(page, 's8-sites');
+    await screen(page, 's8-sites');
 
     await openSetting('Authors');
     await page.getByLabel('New author byline').fill('Ada');
@@ -270,7 +227,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('New author email').fill('ada@example.test');
     await page.getByRole('button', { name: 'Add author' }).click();
     await page.getByRole('group', { name: 'Ada' }).waitFor();
-    await shoot(page, 's9-authors');
+    await screen(page, 's9-authors');
 
     await openSetting('Labels');
     await page.getByLabel('New label color').fill('x'.repeat(60));
@@ -280,7 +237,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('New label color').fill('gold');
     await page.getByRole('button', { name: 'Add label' }).click();
     await page.getByRole('group', { name: 'Featured' }).waitFor();
-    await shoot(page, 's10-labels');
+    await screen(page, 's10-labels');
 
     await openSetting('Sections');
     for (const title of ['News', 'Local']) {
@@ -298,7 +255,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('Parent of News').selectOption({ label: 'Local' });
     await page.getByRole('button', { name: 'Save News' }).click();
     await expect.poll(() => alertText(page)).toContain('would create a cycle');
-    await shoot(page, 's11-sections');
+    await screen(page, 's11-sections');
 
     await openSetting('Lists');
     await page.getByLabel('New list name').fill('Front page');
@@ -315,7 +272,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Entries of Front page saved.');
     const list = (await o.m('GET', '/lists')).find((l: { name: string }) => l.name === 'Front page');
     expect(list.entries).toEqual([{ entryId: 'about', startAt: new Date(2026, 11, 2, 10).toISOString(), endAt: new Date(2026, 11, 3, 10).toISOString() }]);
-    await shoot(page, 's12-lists');
+    await screen(page, 's12-lists');
   }, 120_000);
 
   it('Ctrl+K jumps to a model, an entry or a setting by name', async () => {
@@ -325,7 +282,7 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await input.fill('Revi');
     await page.getByRole('option', { name: /Model Review/ }).waitFor();
     await accessible(page, 'palette');
-    await page.screenshot({ path: path.join(ARTIFACTS, 's13-palette-1440.png') });
+    await page.screenshot({ path: path.join(STUDIO_ARTIFACTS, 's13-palette-1440.png') });
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Model Review' }).waitFor();
     await page.getByRole('button', { name: /Go to/ }).click();

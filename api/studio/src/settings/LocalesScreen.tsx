@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { call, get, m } from '../api';
 import type { Locale, Me } from '../types';
 import { canChangeModels } from './access';
-import { Problems } from './Problems';
+import { Outcome, Problems } from './Problems';
 
 /** One locale's row: its name and fallback saved with one PATCH, and "make default" when it is not. */
 function LocaleRow({ locale, all, writable, onDone }: { locale: Locale; all: Locale[]; writable: boolean; onDone: (err: unknown) => void }) {
@@ -117,10 +117,7 @@ export function LocalesScreen({ me }: { me: Me }) {
           <button type="submit">Add locale</button>
         </form>
       )}
-      <Problems error={error} />
-      <p role="status" className="notice">
-        {done}
-      </p>
+      <Outcome error={error} done={done} />
     </main>
   );
 }

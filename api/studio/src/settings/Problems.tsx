@@ -12,3 +12,15 @@ export function Problems({ error }: { error: unknown }) {
     </div>
   );
 }
+
+/** The end of a form: the API's refusal, or what was done (a live status either way). */
+export function Outcome({ error, done }: { error: unknown; done: string | null }) {
+  return (
+    <>
+      <Problems error={error} />
+      <p role="status" className="notice">
+        {done}
+      </p>
+    </>
+  );
+}

@@ -5,9 +5,9 @@ import { Link } from '../../Link';
 import { navigate } from '../../router';
 import type { Field, Me, Model } from '../../types';
 import { canChangeModels } from '../access';
-import { FieldEditor } from '../models/FieldEditor';
-import { blankField, draftOf, fieldInput, moved, type FieldDraft } from '../models/model-draft';
-import { Problems } from '../Problems';
+import { FieldList } from '../models/FieldList';
+import { blankField, draftOf, fieldInput, type FieldDraft } from '../models/model-draft';
+import { Outcome, Problems } from '../Problems';
 
 interface Component {
   alias: string;
@@ -106,23 +106,14 @@ function ComponentForm({ saved, me }: { saved: Component | null; me: Me }) {
           </div>
         </fieldset>
         <h2>Fields</h2>
-        <ol className="fields">
-          {fields.map((f, i) => (
-            <FieldEditor
-              key={f.key}
-              field={f}
-              place={i + 1}
-              count={fields.length}
-              inComponent
-              models={(models.data ?? []).map((x) => ({ alias: x.alias, name: x.name }))}
-              components={(others.data ?? []).map((c) => ({ alias: c.alias, name: c.name }))}
-              disabled={!writable}
-              onChange={(nf) => setFields(fields.map((x) => (x.key === f.key ? nf : x)))}
-              onMove={(by) => setFields(moved(fields, i, by))}
-              onRemove={() => setFields(fields.filter((x) => x.key !== f.key))}
-            />
-          ))}
-        </ol>
+        <FieldList
+          fields={fields}
+          onChange={setFields}
+          models={(models.data ?? []).map((x) => ({ alias: x.alias, name: x.name }))}
+          components={(others.data ?? []).map((c) => ({ alias: c.alias, name: c.name }))}
+          inComponent
+          disabled={!writable}
+        />
         {writable && (
           <div className="actions">
             <button type="button" onClick={() => setFields([...fields, blankField()])}>
@@ -138,10 +129,7 @@ function ComponentForm({ saved, me }: { saved: Component | null; me: Me }) {
             )}
           </div>
         )}
-        <Problems error={error} />
-        <p role="status" className="notice">
-          {done}
-        </p>
+        <Outcome error={error} done={done} />
       </form>
     </main>
   );

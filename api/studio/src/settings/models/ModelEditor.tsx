@@ -5,10 +5,10 @@ import { Link } from '../../Link';
 import { navigate } from '../../router';
 import type { Entry, Me, Model } from '../../types';
 import { canChangeModels } from '../access';
-import { Problems } from '../Problems';
-import { FieldEditor } from './FieldEditor';
+import { Outcome, Problems } from '../Problems';
+import { FieldList } from './FieldList';
 import { GraphqlPreview } from './GraphqlPreview';
-import { blankField, draftOf, droppedFields, fieldInput, moved, type FieldDraft } from './model-draft';
+import { blankField, draftOf, droppedFields, fieldInput, type FieldDraft } from './model-draft';
 
 interface BrokenEntries {
   field: string;
@@ -132,22 +132,13 @@ function ModelForm({ saved, me, onSaved }: { saved: Model | null; me: Me; onSave
           </p>
         </fieldset>
         <h2>Fields</h2>
-        <ol className="fields">
-          {fields.map((f, i) => (
-            <FieldEditor
-              key={f.key}
-              field={f}
-              place={i + 1}
-              count={fields.length}
-              models={others}
-              components={(components.data ?? []).map((c) => ({ alias: c.alias, name: c.name }))}
-              disabled={!writable}
-              onChange={(nf) => setFields(fields.map((x) => (x.key === f.key ? nf : x)))}
-              onMove={(by) => setFields(moved(fields, i, by))}
-              onRemove={() => setFields(fields.filter((x) => x.key !== f.key))}
-            />
-          ))}
-        </ol>
+        <FieldList
+          fields={fields}
+          onChange={setFields}
+          models={others}
+          components={(components.data ?? []).map((c) => ({ alias: c.alias, name: c.name }))}
+          disabled={!writable}
+        />
         {writable && (
           <div className="actions">
             <button type="button" onClick={() => setFields([...fields, blankField()])}>
@@ -178,10 +169,7 @@ function ModelForm({ saved, me, onSaved }: { saved: Model | null; me: Me; onSave
             </button>
           </div>
         )}
-        <Problems error={error} />
-        <p role="status" className="notice">
-          {done}
-        </p>
+        <Outcome error={error} done={done} />
         {broken.length > 0 && (
           <div className="conflict">
             <p>Entries that break a new rule (they stay, and must keep it on their next save):</p>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { call, m } from '../../api';
 import type { Me } from '../../types';
 import { canChangeStructures } from '../access';
-import { Problems } from '../Problems';
+import { Outcome, Problems } from '../Problems';
 import { ListEntries } from './ListEntries';
 import { KINDS, treeOrder, type KindName, type ResourceKind, type ResourceRecord } from './kinds';
 
@@ -128,10 +128,7 @@ export function ResourceScreen({ kind: kindName, me }: { kind: KindName; me: Me 
           </div>
         </form>
       )}
-      <Problems error={error} />
-      <p role="status" className="notice">
-        {done}
-      </p>
+      <Outcome error={error} done={done} />
     </main>
   );
 }

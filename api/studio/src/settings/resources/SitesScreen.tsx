@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { call, m } from '../../api';
 import type { Me, Site } from '../../types';
 import { canChangeSites } from '../access';
-import { Problems } from '../Problems';
+import { Outcome, Problems } from '../Problems';
 
 /** `/settings/sites`: the organization's sites and a new one (the API has no rename or delete for sites). */
 export function SitesScreen({ me }: { me: Me }) {
@@ -45,10 +45,7 @@ export function SitesScreen({ me }: { me: Me }) {
           <button type="submit">Add site</button>
         </form>
       )}
-      <Problems error={error} />
-      <p role="status" className="notice">
-        {done}
-      </p>
+      <Outcome error={error} done={done} />
     </main>
   );
 }
