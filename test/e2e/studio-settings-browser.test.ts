@@ -261,13 +261,14 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
     await page.getByLabel('New list name').fill('Front page');
     await page.getByRole('button', { name: 'Add list' }).click();
     await page.getByRole('group', { name: 'Front page', exact: true }).waitFor();
-    await page.getByLabel('Entry id to add to Front page').fill('about');
-    await page.getByRole('button', { name: 'Add entry to Front page' }).click();
-    await page.getByLabel('Shown from (about)').fill('2026-12-02T10:00');
-    await page.getByLabel('Shown until (about)').fill('2026-12-01T10:00');
+    // entries are found by searching, and named by their titles
+    await page.getByLabel('Find an entry for entry to add to Front page').fill('history');
+    await page.getByRole('button', { name: /Company history/ }).click();
+    await page.getByLabel('Shown from (Company history)').fill('2026-12-02T10:00');
+    await page.getByLabel('Shown until (Company history)').fill('2026-12-01T10:00');
     await page.getByRole('button', { name: 'Save entries of Front page' }).click();
     await expect.poll(() => alertText(page)).toContain('must be after startAt');
-    await page.getByLabel('Shown until (about)').fill('2026-12-03T10:00');
+    await page.getByLabel('Shown until (Company history)').fill('2026-12-03T10:00');
     await page.getByRole('button', { name: 'Save entries of Front page' }).click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Entries of Front page saved.');
     const list = (await o.m('GET', '/lists')).find((l: { name: string }) => l.name === 'Front page');

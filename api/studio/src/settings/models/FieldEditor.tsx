@@ -92,7 +92,7 @@ export function FieldEditor({ field: f, place, count, models, components, inComp
         </div>
         {f.type === 'reference' && <Choices legend={`Allowed models of ${label} (none: any)`} options={models} chosen={f.allowedModels} onChange={(c) => set({ allowedModels: c })} />}
         {f.type === 'component' && <Choices legend={`Components of ${label}`} options={components} chosen={f.components} onChange={(c) => set({ components: c })} />}
-        <ValidationsEditor label={label} value={f.validations} onChange={(v) => set({ validations: v })} disabled={disabled} />
+        <ValidationsEditor label={label} type={f.type} value={f.validations} onChange={(v) => set({ validations: v })} disabled={disabled} />
         <div className="actions">
           <button type="button" onClick={() => onMove(-1)} disabled={place === 1}>
             Move {label} up

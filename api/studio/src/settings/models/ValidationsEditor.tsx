@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { FieldType } from '../../types';
 import type { Validation } from './model-draft';
 
 const RULES = ['unique', 'pattern', 'size', 'range', 'in', 'assetTypes', 'imageSize'] as const;
@@ -11,7 +12,10 @@ const words = (s: string) =>
     .split(',')
     .map((w) => w.trim())
     .filter(Boolean);
-const bounds = (min: string, max: string) => Object.fromEntries(Object.entries({ min: num(min), max: num(max) }).filter(([, v]) => v !== undefined));
+const bounds = (min: string, max: string, asText = false) => {
+  const read = (v: string) => (asText ? v.trim() || undefined : num(v));
+  return Object.fromEntries(Object.entries({ min: read(min), max: read(max) }).filter(([, v]) => v !== undefined));
+};
 
 const FRESH: Record<Rule, Validation> = {
   unique: { unique: true },
@@ -27,8 +31,10 @@ type Obj = Record<string, unknown>;
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 /** One rule's settings; `label` names the field so every control's accessible name is unique. */
-function RuleInputs({ v, label, onChange }: { v: Validation; label: string; onChange: (v: Validation) => void }) {
+function RuleInputs({ v, label, type, onChange }: { v: Validation; label: string; type: FieldType; onChange: (v: Validation) => void }) {
   const rule = ruleOf(v);
+  // a datetime's range is two instants (ISO text); every other bound is a number
+  const asText = rule === 'range' && type === 'datetime';
   const body = (v[rule] ?? {}) as Obj;
   const set = (patch: Obj) => onChange({ [rule]: { ...body, ...patch } });
   switch (rule) {
@@ -57,11 +63,11 @@ function RuleInputs({ v, label, onChange }: { v: Validation; label: string; onCh
         <>
           <label>
             {rule === 'size' ? 'Minimum size' : 'Minimum'} of {label}
-            <input value={str(body.min)} onChange={(e) => onChange({ [rule]: { ...bounds(e.target.value, str(body.max)) } })} />
+            <input value={str(body.min)} onChange={(e) => onChange({ [rule]: bounds(e.target.value, str(body.max), asText) })} />
           </label>
           <label>
             {rule === 'size' ? 'Maximum size' : 'Maximum'} of {label}
-            <input value={str(body.max)} onChange={(e) => onChange({ [rule]: { ...bounds(str(body.min), e.target.value) } })} />
+            <input value={str(body.max)} onChange={(e) => onChange({ [rule]: bounds(str(body.min), e.target.value, asText) })} />
           </label>
         </>
       );
@@ -70,7 +76,10 @@ function RuleInputs({ v, label, onChange }: { v: Validation; label: string; onCh
       return (
         <label>
           {rule === 'in' ? 'Allowed values' : 'Allowed asset types'} of {label} (comma-separated)
-          <input value={(v[rule] as string[]).join(', ')} onChange={(e) => onChange({ [rule]: words(e.target.value) })} />
+          <input
+            value={(v[rule] as (string | number)[]).join(', ')}
+            onChange={(e) => onChange({ [rule]: rule === 'in' && type === 'number' ? words(e.target.value).map(Number) : words(e.target.value) })}
+          />
         </label>
       );
     case 'imageSize': {
@@ -98,7 +107,7 @@ function RuleInputs({ v, label, onChange }: { v: Validation; label: string; onCh
 }
 
 /** A field's validation rules: add one of the API's rules, set it, remove it. The API judges them. */
-export function ValidationsEditor({ label, value, onChange, disabled }: { label: string; value: Validation[]; onChange: (v: Validation[]) => void; disabled: boolean }) {
+export function ValidationsEditor({ label, type, value, onChange, disabled }: { label: string; type: FieldType; value: Validation[]; onChange: (v: Validation[]) => void; disabled: boolean }) {
   const [adding, setAdding] = useState<Rule>('pattern');
   return (
     <fieldset disabled={disabled}>
@@ -106,7 +115,7 @@ export function ValidationsEditor({ label, value, onChange, disabled }: { label:
       {value.map((v, i) => (
         <div className="row rule" key={i}>
           <strong>{ruleOf(v)}</strong>
-          <RuleInputs v={v} label={label} onChange={(nv) => onChange(value.map((x, j) => (j === i ? nv : x)))} />
+          <RuleInputs v={v} label={label} type={type} onChange={(nv) => onChange(value.map((x, j) => (j === i ? nv : x)))} />
           <button type="button" onClick={() => onChange(value.filter((_, j) => j !== i))}>
             Remove rule {ruleOf(v)} of {label}
           </button>
