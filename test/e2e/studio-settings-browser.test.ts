@@ -245,6 +245,13 @@ describe.skipIf(!hasChromium)('the Studio settings in Chromium', () => {
       await page.getByRole('button', { name: 'Add section' }).click();
       await page.getByRole('group', { name: title }).waitFor();
     }
+    // siblings read as delivery lists them (by title until placed): News moves up before Local
+    expect(await page.getByRole('button', { name: 'Move News down' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Move News up' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('News moved.');
+    const placed = Object.fromEntries(((await o.m('GET', '/sections')) as { title: string; position: number | null }[]).map((x) => [x.title, x.position]));
+    expect(placed).toEqual({ News: 0, Local: 1 });
+    expect(await page.getByRole('button', { name: 'Move News up' }).isDisabled()).toBe(true);
     // move Local under News, then try News under Local: the API refuses the cycle
     await page.getByLabel('Parent of Local').selectOption({ label: 'News' });
     await page.getByRole('button', { name: 'Save Local' }).click();

@@ -199,7 +199,7 @@ export const content: OpenApiFragment = {
       type: 'object',
       properties: {
         id: { type: 'string' }, parentId: nullableString, title: nullableString, slug: nullableString, url: nullableString, siteId: nullableString,
-        externalId: nullableString, description: nullableString, mediaIds: { type: 'array', items: { type: 'string' } },
+        externalId: nullableString, description: nullableString, position: { type: ['integer', 'null'] }, mediaIds: { type: 'array', items: { type: 'string' } },
         createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
       },
     },

@@ -4,6 +4,7 @@ import { call, m } from '../../api';
 import type { Me } from '../../types';
 import { canChangeStructures } from '../access';
 import { Outcome, Problems } from '../Problems';
+import { moved } from '../models/model-draft';
 import { ListEntries } from './ListEntries';
 import { KINDS, treeOrder, type KindName, type ResourceKind, type ResourceRecord } from './kinds';
 
@@ -12,7 +13,19 @@ const text = (v: unknown) => (typeof v === 'string' ? v : '');
 const nameOf = (kind: ResourceKind, r: ResourceRecord) => text(r[kind.fields[0].key]) || r.id;
 
 /** One record: its text members and (sections) its parent, saved with one PATCH; delete. */
-function RecordRow({ kind, record, depth, all, writable, onDone }: { kind: ResourceKind; record: ResourceRecord; depth: number; all: ResourceRecord[]; writable: boolean; onDone: (err: unknown, what: string) => void }) {
+interface RowProps {
+  kind: ResourceKind;
+  record: ResourceRecord;
+  depth: number;
+  all: ResourceRecord[];
+  writable: boolean;
+  /** Sections: moves the record among its siblings (absent at that end). */
+  onMoveUp?: () => void;
+  onMoveDown?: () => void;
+  onDone: (err: unknown, what: string) => void;
+}
+
+function RecordRow({ kind, record, depth, all, writable, onMoveUp, onMoveDown, onDone }: RowProps) {
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(kind.fields.map((f) => [f.key, text(record[f.key])])));
   const [parent, setParent] = useState(record.parentId ?? '');
   const name = nameOf(kind, record);
@@ -61,6 +74,16 @@ function RecordRow({ kind, record, depth, all, writable, onDone }: { kind: Resou
             <button type="button" onClick={save}>
               Save {name}
             </button>
+            {kind.tree && (
+              <>
+                <button type="button" onClick={onMoveUp} disabled={!onMoveUp}>
+                  Move {name} up
+                </button>
+                <button type="button" onClick={onMoveDown} disabled={!onMoveDown}>
+                  Move {name} down
+                </button>
+              </>
+            )}
             <button type="button" onClick={() => window.confirm(`Delete ${kind.singular.toLowerCase()} “${name}”?`) && void act('DELETE')}>
               Delete {name}
             </button>
@@ -101,17 +124,44 @@ export function ResourceScreen({ kind: kindName, me }: { kind: KindName; me: Me 
 
   const all = records.data?.result ?? [];
   const rows = kind.tree ? treeOrder(all) : all.map((record) => ({ record, depth: 0 }));
+  const siblingsOf = (r: ResourceRecord) => rows.map((x) => x.record).filter((x) => (x.parentId ?? null) === (r.parentId ?? null));
+  // a move renumbers the siblings 0…n-1 in their new order: one PATCH per section whose place changed
+  const move = async (r: ResourceRecord, by: -1 | 1) => {
+    const siblings = siblingsOf(r);
+    const order = moved(siblings, siblings.indexOf(r), by);
+    try {
+      for (const [i, s] of order.entries()) if (s.position !== i) await call('PATCH', m(`${kind.path}/${encodeURIComponent(s.id)}`), { position: i });
+      await settle(null, `${nameOf(kind, r)} moved.`);
+    } catch (err) {
+      await settle(err, '');
+    }
+  };
+  const edge = (r: ResourceRecord, by: -1 | 1) => {
+    const siblings = siblingsOf(r);
+    const at = siblings.indexOf(r) + by;
+    return at >= 0 && at < siblings.length;
+  };
   const total = records.data?.resultInfo?.totalCount ?? 0;
   return (
     <main className="content settings">
       <h1>{kind.title}</h1>
-      {kind.tree && <p className="hint">Move a section in the tree by choosing its parent; siblings are listed in the order they were created.</p>}
+      {kind.tree && <p className="hint">Move a section under another by choosing its parent, and among its siblings with Move up and Move down: delivery lists them in this order.</p>}
       {records.isError && <Problems error={records.error} />}
       {total > PAGE && <p className="hint">The first {PAGE} of {total}.</p>}
       {records.data && all.length === 0 && <p>None yet.</p>}
       <ul className="resources">
         {rows.map(({ record, depth }) => (
-          <RecordRow key={`${record.id}-${JSON.stringify(record)}`} kind={kind} record={record} depth={depth} all={all} writable={writable} onDone={(err, what) => void settle(err, what)} />
+          <RecordRow
+            key={`${record.id}-${JSON.stringify(record)}`}
+            kind={kind}
+            record={record}
+            depth={depth}
+            all={all}
+            writable={writable}
+            onMoveUp={edge(record, -1) ? () => void move(record, -1) : undefined}
+            onMoveDown={edge(record, 1) ? () => void move(record, 1) : undefined}
+            onDone={(err, what) => void settle(err, what)}
+          />
         ))}
       </ul>
       {writable && (

@@ -12,7 +12,7 @@ export interface ResourceKind {
   entries?: boolean;
 }
 
-export type ResourceRecord = { id: string; parentId?: string | null; entries?: ListItem[] } & Record<string, unknown>;
+export type ResourceRecord = { id: string; parentId?: string | null; position?: number | null; entries?: ListItem[] } & Record<string, unknown>;
 export interface ListItem {
   entryId: string;
   startAt: string | null;
@@ -65,7 +65,15 @@ export const KINDS = {
 
 export type KindName = keyof typeof KINDS;
 
-/** The records in tree order (each parent before its children) with their depth; orphans at the root. */
+/** Siblings as delivery lists them: by position (the placed ones first), then by title. */
+function siblingOrder(a: ResourceRecord, b: ResourceRecord): number {
+  const pa = a.position ?? Number.MAX_SAFE_INTEGER;
+  const pb = b.position ?? Number.MAX_SAFE_INTEGER;
+  if (pa !== pb) return pa - pb;
+  return String(a.title ?? '\uffff').localeCompare(String(b.title ?? '\uffff')) || a.id.localeCompare(b.id);
+}
+
+/** The records in tree order (each parent before its children, siblings in delivery's order) with their depth; orphans at the root. */
 export function treeOrder(records: ResourceRecord[]): { record: ResourceRecord; depth: number }[] {
   const ids = new Set(records.map((r) => r.id));
   const children = new Map<string | null, ResourceRecord[]>();
@@ -75,7 +83,7 @@ export function treeOrder(records: ResourceRecord[]): { record: ResourceRecord; 
   }
   const out: { record: ResourceRecord; depth: number }[] = [];
   const walk = (parent: string | null, depth: number) => {
-    for (const r of children.get(parent) ?? []) {
+    for (const r of [...(children.get(parent) ?? [])].sort(siblingOrder)) {
       out.push({ record: r, depth });
       walk(r.id, depth + 1);
     }
