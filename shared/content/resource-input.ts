@@ -17,6 +17,8 @@ export const sectionPatchSchema = z.strictObject({
   siteId: z.string().min(1).max(128).nullable().optional(),
   externalId: text(500),
   description: text(20_000),
+  /** Place among its siblings (lowest first); null: after the placed ones, by title. */
+  position: z.number().int().min(0).max(1_000_000).nullable().optional(),
 });
 export const sectionInputSchema = sectionPatchSchema.extend({ id: clientIdSchema.optional() });
 export const sectionMediaSchema = z.union([z.array(z.string().min(1).max(128)).max(1000), z.strictObject({ assetIds: z.array(z.string().min(1).max(128)).max(1000) })]);

@@ -23,9 +23,9 @@ export const sectionDef: ResourceDef = {
   event: 'section.changed',
   spec: {
     table: 'sections',
-    columns: { parentId: 'parent_id', title: 'title', slug: 'slug', url: 'url', siteId: 'site_id', externalId: 'external_id', description: 'description' },
+    columns: { parentId: 'parent_id', title: 'title', slug: 'slug', url: 'url', siteId: 'site_id', externalId: 'external_id', description: 'description', position: 'position' },
     hasUpdatedAt: true,
-    orderBy: 'created_at, id',
+    orderBy: 'position NULLS LAST, created_at, id',
   },
   async check(tx, orgId, id, values) {
     return [...(await parentProblems(tx, orgId, id, values.parentId)), ...(await siteProblems(tx, orgId, values))];

@@ -19,7 +19,7 @@ export const CMS_COLUMNS: Record<CmsTable, string> = {
 };
 
 const ORDER: Record<CmsTable, string> = {
-  sections: 'title NULLS LAST, id',
+  sections: 'position NULLS LAST, title NULLS LAST, id',
   authors: 'byline NULLS LAST, id',
   labels: 'name, id',
   lists: 'name, id',
@@ -132,7 +132,7 @@ export async function findChildSections(
   page: { offset: number; limit: number },
 ): Promise<Array<SectionRow & { _parent: string }>> {
   const { rows } = await db.query<SectionRow & { _parent: string; _rn: number }>(
-    `SELECT * FROM (SELECT parent_id AS _parent, row_number() OVER (PARTITION BY parent_id ORDER BY title NULLS LAST, id) AS _rn, ${CMS_COLUMNS.sections}
+    `SELECT * FROM (SELECT parent_id AS _parent, row_number() OVER (PARTITION BY parent_id ORDER BY ${ORDER.sections}) AS _rn, ${CMS_COLUMNS.sections}
        FROM sections WHERE org_id = $1 AND parent_id = ANY($2::text[])) z
      WHERE _rn > $3 AND _rn <= $4 + 1 ORDER BY _parent, _rn`,
     [orgId, parentIds, page.offset, page.offset + page.limit],

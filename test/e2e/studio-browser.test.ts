@@ -8,6 +8,7 @@ import { projectRoot } from '../../shared/paths.js';
 import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { ensureStudioBuilt } from '../support/studio-build.js';
+import { accessible, shoot, signedInPage, STUDIO_ARTIFACTS, STUDIO_PASSWORD, studioMember } from '../support/studio-page.js';
 
 /**
  * The Studio in a real browser (Debian's Chromium, driven by playwright-core), driven by role and
@@ -20,9 +21,6 @@ import { ensureStudioBuilt } from '../support/studio-build.js';
  */
 const hasChromium = chromiumFor('studio-browser.test.ts');
 
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'studio');
-const AXE = path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
-const PASSWORD = 'correct horse battery staple';
 
 describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
   let app: TestApp;
@@ -31,57 +29,12 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
   const people: Record<'editor' | 'second' | 'author', string> = { editor: '', second: '', author: '' };
   let entryId = '';
 
-  /** A member of the org with `role`: their email (the password is PASSWORD). */
-  const member = async (role: string) => {
-    const email = `${role.replace(/\W/g, '').slice(0, 20)}-${randomBase62(6).toLowerCase()}@example.test`;
-    const invited = await app.json('/management/v1/invitations', { token: o.manage, body: { email, role } });
-    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
-    const accepted = await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } });
-    expect(accepted.status).toBe(200);
-    return email;
-  };
-
+  const member = (role: string) => studioMember(app, o.manage, role);
   const contexts: BrowserContext[] = [];
-  /** A new browser session (its own cookies), signed in through the sign-in form. */
-  const signedIn = async (email: string): Promise<Page> => {
-    // axe-core is injected as an inline script, which the Studio's CSP (rightly) refuses
-    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => console.error('page error:', err));
-    await page.goto(`${app.baseUrl}/studio`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Content' }).waitFor();
-    return page;
-  };
-
-  /** No serious or critical axe-core violation on the page as it is. */
-  const accessible = async (page: Page, screen: string) => {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const result = await axe.run(document);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, screen).toEqual([]);
-  };
-
-  /** Screenshots at 1440 and 390 px wide; at 390 nothing is wider than the screen. */
-  const shoot = async (page: Page, name: string) => {
-    await page.setViewportSize({ width: 1440, height: 1000 });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1440.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} overflows at 390 px by ${overflow} px`).toBeLessThanOrEqual(0);
-    await accessible(page, `${name} at 390 px`);
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1440, height: 1000 });
-  };
+  const signedIn = (email: string) => signedInPage(browser, app.baseUrl, email, contexts);
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
+    await mkdir(STUDIO_ARTIFACTS, { recursive: true });
     await ensureStudioBuilt();
     app = await startTestApp();
     o = await setupOrg(app);
@@ -138,13 +91,13 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${app.baseUrl}/studio/accept#token=${invited.body.result.token}`);
-    await page.getByLabel('Choose a password').fill(PASSWORD);
+    await page.getByLabel('Choose a password').fill(STUDIO_PASSWORD);
     await accessible(page, 'accept invitation');
     await shoot(page, '0-accept-invitation');
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('button', { name: 'Continue to sign-in' }).click();
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(STUDIO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Content' }).waitFor();
     // a viewer creates nothing and edits nothing
@@ -365,7 +318,7 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
   it('a member of two organizations switches between them', async () => {
     const other = await app.createOrg('Second org');
     const invited = await app.json('/management/v1/invitations', { token: other.manageToken, body: { email: people.second, role: 'viewer' } });
-    expect((await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: PASSWORD } })).status).toBe(200);
+    expect((await app.json('/auth/invitations/accept', { body: { token: invited.body.result.token, password: STUDIO_PASSWORD } })).status).toBe(200);
     const page = await signedIn(people.second);
     const switcher = page.getByLabel('Organization');
     expect(await switcher.inputValue()).toBe(o.orgId);
@@ -374,7 +327,7 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await switcher.selectOption(other.orgId);
     // a session belongs to one organization: the switch signs in again
     await page.getByLabel('Email').fill(people.second);
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(STUDIO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByLabel('Organization').inputValue()).toBe(other.orgId);
     await page.getByRole('heading', { name: 'Content' }).waitFor();
@@ -420,7 +373,7 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     await tabTo(page.getByLabel('Email'));
     await k.type(people.second);
     await k.press('Tab');
-    await k.type(PASSWORD);
+    await k.type(STUDIO_PASSWORD);
     await k.press('Enter');
     await tabTo(page.getByRole('button', { name: 'New entry' }));
     await k.press('Enter');

@@ -127,6 +127,33 @@ describe('GET and DELETE', () => {
   });
 });
 
+describe('GET /management/v1/models/:alias/graphql', () => {
+  it("prints the model's GraphQL type as delivery builds it, with the components its fields name", async () => {
+    const component = await t.json('/management/v1/components/quote', { method: 'PUT', token: org.manageToken, body: { fields: [{ alias: 'said', type: 'text', required: true }] } });
+    expect(component.status).toBe(201);
+    expect((await put('essay', { name: 'Essay', fields: [{ alias: 'heading', type: 'text', required: true }, { alias: 'pull', type: 'component', components: ['quote'] }] })).status).toBe(201);
+    const res = await t.json('/management/v1/models/essay/graphql', { token: org.manageToken });
+    expect(res.status).toBe(200);
+    expect(res.body.result).toMatchObject({ alias: 'essay', typeName: 'Essay' });
+    expect(res.body.result.sdl).toMatch(/type Essay implements CmsEntry/);
+    expect(res.body.result.sdl).toMatch(/\n {2}heading: String\n/);
+    expect(res.body.result.sdl).toMatch(/\n {2}pull: Quote\n/);
+    expect(res.body.result.sdl).toMatch(/type Quote \{[^}]*said: String\n/);
+  });
+
+  it('answers 404 in the envelope for an unknown model and for the model of another organization', async () => {
+    for (const [path, token] of [
+      ['/management/v1/models/ghost/graphql', org.manageToken],
+      ['/management/v1/models/essay/graphql', other.manageToken],
+    ]) {
+      const res = await t.json(path, { token });
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, result: null });
+      expect(res.body.errors[0]).toMatch(/not found/i);
+    }
+  });
+});
+
 describe('concurrency', () => {
   it('model writes and entry writes running together neither deadlock nor leave an entry without its model', async () => {
     const fields = [{ alias: 'text', type: 'text' }];
@@ -158,6 +185,7 @@ describe('auth', () => {
       ['GET', '/management/v1/models/post'],
       ['PUT', '/management/v1/models/post'],
       ['DELETE', '/management/v1/models/post'],
+      ['GET', '/management/v1/models/post/graphql'],
     ]) {
       expect((await t.json(path, { method, body: method === 'PUT' ? { fields: [] } : undefined })).status).toBe(401);
       expect((await t.json(path, { method, token: delivery, body: method === 'PUT' ? { fields: [] } : undefined })).status).toBe(403);

@@ -64,6 +64,30 @@ describe('sections', () => {
     await m('/sections/right', { method: 'DELETE' });
   });
 
+  it("orders siblings by position (then title) in the management list and in delivery's children; refuses a bad one", async () => {
+    await m('/sections', { body: { id: 'shelf', title: 'Shelf' } });
+    for (const [id, title] of [['s-a', 'Alpha'], ['s-b', 'Beta'], ['s-c', 'Gamma']]) await m('/sections', { body: { id, title, parentId: 'shelf' } });
+    const token = await t.createToken(org.manageToken, ['delivery']);
+    const children = async () =>
+      (await t.json('/graphql', { token, body: { query: '{ cmsSection(id: "shelf") { children { items { id } } } }' } })).body.data.cmsSection.children.items.map((s: { id: string }) => s.id);
+    expect(await children()).toEqual(['s-a', 's-b', 's-c']);
+    // the placed ones first, lowest first; the others after them by title as before
+    expect((await m('/sections/s-c', { method: 'PATCH', body: { position: 0 } })).body.result.position).toBe(0);
+    await m('/sections/s-b', { method: 'PATCH', body: { position: 1 } });
+    expect(await children()).toEqual(['s-c', 's-b', 's-a']);
+    const listed = (await m('/sections?pageSize=100')).body.result.map((s: { id: string }) => s.id);
+    expect(listed.indexOf('s-c')).toBeLessThan(listed.indexOf('s-b'));
+    expect(listed.indexOf('s-b')).toBeLessThan(listed.indexOf('s-a'));
+    for (const position of [-1, 1.5, 'first']) {
+      const bad = await m('/sections/s-a', { method: 'PATCH', body: { position } });
+      expect(bad.status, String(position)).toBe(400);
+      expect(bad.body.success).toBe(false);
+      expect(bad.body.errors.join()).toContain('position');
+    }
+    expect((await asOther('/sections/s-a', { method: 'PATCH', body: { position: 0 } })).status).toBe(404);
+    expect((await m('/sections/s-a')).body.result.position).toBeNull();
+  });
+
   it('sets section media in order, validating assets', async () => {
     const res = await m('/sections/root/media', { method: 'PUT', body: [imageId, fileId] });
     expect(res.status).toBe(200);

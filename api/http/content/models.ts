@@ -6,6 +6,9 @@ import { deleteModel, listModels, putModel, requireModel } from '../../../shared
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
+import { readOrgLocales } from '../../../shared/delivery/org-schema-source.js';
+import { modelSdl } from '../../../shared/delivery/schema/model-sdl.js';
+import { notFound } from '../../../shared/errors/index.js';
 
 /** `/management/v1/models`: create or replace, read, list and delete content models. */
 export function modelRoutes(services: Services): Router {
@@ -18,6 +21,15 @@ export function modelRoutes(services: Services): Router {
 
   r.get('/management/v1/models/:alias', manage, async (req, res) => {
     res.json(ok(modelAnswer(await requireModel(services, tenantOf(req).orgId, req.params.alias as string))));
+  });
+
+  // the GraphQL type the saved model produces (the Studio's preview; sessions have no GraphQL door)
+  r.get('/management/v1/models/:alias/graphql', manage, async (req, res) => {
+    const orgId = tenantOf(req).orgId;
+    const alias = req.params.alias as string;
+    const answer = modelSdl(await listModels(services.db, orgId), await readOrgLocales(services.db, orgId), alias);
+    if (!answer) throw notFound(`Model "${alias}"`);
+    res.json(ok({ alias, ...answer }));
   });
 
   r.put('/management/v1/models/:alias', manage, async (req, res) => {

@@ -199,7 +199,7 @@ export const content: OpenApiFragment = {
       type: 'object',
       properties: {
         id: { type: 'string' }, parentId: nullableString, title: nullableString, slug: nullableString, url: nullableString, siteId: nullableString,
-        externalId: nullableString, description: nullableString, mediaIds: { type: 'array', items: { type: 'string' } },
+        externalId: nullableString, description: nullableString, position: { type: ['integer', 'null'] }, mediaIds: { type: 'array', items: { type: 'string' } },
         createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
       },
     },
@@ -275,6 +275,17 @@ export const content: OpenApiFragment = {
       },
       get: { summary: 'Read a model', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200(ref('Model')), ...pick(401, 403, 404, 429) } },
       delete: { summary: 'Delete a model (409 while entries exist or another model allows it)', ...tag, parameters: [pathParam('alias')], responses: { 200: ok200({ type: 'object' }), ...pick(401, 403, 404, 409, 429) } },
+    },
+    '/management/v1/models/{alias}/graphql': {
+      get: {
+        summary: "The GraphQL type the saved model produces, in SDL as delivery serves it (with the component types and unions its fields name): the Studio's preview",
+        ...tag,
+        parameters: [pathParam('alias')],
+        responses: {
+          200: ok200({ type: 'object', required: ['alias', 'typeName', 'sdl'], properties: { alias: { type: 'string' }, typeName: { type: 'string' }, sdl: { type: 'string' } } }),
+          ...pick(401, 403, 404, 429),
+        },
+      },
     },
     '/management/v1/components': {
       get: { summary: 'List the components of the organization', ...tag, responses: { 200: ok200({ type: 'array', items: ref('Component') }), ...pick(401, 403, 429) } },

@@ -107,6 +107,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /management/v1/models': 'listModels',
   'PUT /management/v1/models/{alias}': 'putModel',
   'GET /management/v1/models/{alias}': 'getModel',
+  'GET /management/v1/models/{alias}/graphql': 'getModelGraphqlType',
   'DELETE /management/v1/models/{alias}': 'deleteModel',
   'GET /management/v1/components': 'listComponents',
   'PUT /management/v1/components/{alias}': 'putComponent',

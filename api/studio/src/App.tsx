@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { AcceptInvitation } from './AcceptInvitation';
 import { EntriesList } from './EntriesList';
-import { Layout } from './Layout';
+import { Layout, type Place } from './Layout';
 import { useRoute } from './router';
 import { useMe } from './session';
 import { SignIn } from './SignIn';
@@ -10,6 +10,7 @@ import { SignIn } from './SignIn';
 // the list stay small.
 const EntryEditor = lazy(() => import('./editor/EntryEditor'));
 const Assets = lazy(() => import('./Assets'));
+const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
 
 export function App() {
   const route = useRoute();
@@ -20,7 +21,7 @@ export function App() {
   if (!me.data) return <SignIn />;
   const entry = /^\/entries\/([^/?]+)/.exec(route);
   const fresh = route.startsWith('/new?') ? new URLSearchParams(route.slice(5)) : null;
-  const current = route.startsWith('/assets') ? 'assets' : 'content';
+  const current: Place = route.startsWith('/assets') ? 'assets' : /^\/models(\/|$|\?)/.test(route) ? 'models' : /^\/settings(\/|$|\?)/.test(route) ? 'settings' : 'content';
   return (
     <Layout me={me.data} current={current}>
       <Suspense fallback={<p className="loading">Loading…</p>}>
@@ -28,7 +29,13 @@ export function App() {
           <EntryEditor key={entry[1]} id={decodeURIComponent(entry[1])} me={me.data} />
         ) : fresh ? (
           <EntryEditor key={route} fresh={{ model: fresh.get('model') ?? '', siteId: fresh.get('site') ?? '' }} me={me.data} />
-        ) : current === 'assets' ? <Assets /> : <EntriesList me={me.data} />}
+        ) : current === 'assets' ? (
+          <Assets />
+        ) : current === 'models' || current === 'settings' ? (
+          <SettingsRoutes route={route} me={me.data} />
+        ) : (
+          <EntriesList me={me.data} />
+        )}
       </Suspense>
     </Layout>
   );

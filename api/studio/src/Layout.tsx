@@ -3,11 +3,16 @@ import { useState, type ReactNode } from 'react';
 import { call } from './api';
 import { Link } from './Link';
 import { navigate } from './router';
+import { CommandPalette } from './CommandPalette';
+import { readsContent } from './settings/access';
+import { sectionsFor } from './settings/sections';
 import { SignIn } from './SignIn';
 import type { Me } from './types';
 
 /** The frame of every signed-in screen: the navigation (behind a menu button when narrow), the organization, sign-out. */
-export function Layout({ me, current, children }: { me: Me; current: 'content' | 'assets'; children: ReactNode }) {
+export type Place = 'content' | 'assets' | 'models' | 'settings';
+
+export function Layout({ me, current, children }: { me: Me; current: Place; children: ReactNode }) {
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [switchTo, setSwitchTo] = useState<string | null>(null);
@@ -35,7 +40,18 @@ export function Layout({ me, current, children }: { me: Me; current: 'content' |
           <Link to="/assets" aria-current={current === 'assets' ? 'page' : undefined} onClick={close}>
             Assets
           </Link>
+          {readsContent(me) && (
+            <Link to="/models" aria-current={current === 'models' ? 'page' : undefined} onClick={close}>
+              Models
+            </Link>
+          )}
+          {sectionsFor(me).length > 0 && (
+            <Link to="/settings" aria-current={current === 'settings' ? 'page' : undefined} onClick={close}>
+              Settings
+            </Link>
+          )}
           <a href="/dashboard">Analytics</a>
+          <CommandPalette me={me} />
           <div className="account">
             {me.memberships.length > 1 ? (
               <label>

@@ -28,7 +28,7 @@ export interface Me {
   memberships: Membership[];
 }
 
-export type FieldType = 'text' | 'number' | 'datetime' | 'boolean' | 'json' | 'location' | 'reference' | 'media' | 'richtext' | 'richcontent' | 'author' | 'tag' | 'section' | 'url';
+export type FieldType = 'text' | 'number' | 'datetime' | 'boolean' | 'json' | 'location' | 'reference' | 'media' | 'richtext' | 'richcontent' | 'author' | 'tag' | 'section' | 'url' | 'component';
 
 export interface Field {
   alias: string;
@@ -39,6 +39,10 @@ export interface Field {
   allowedModels: string[];
   required: boolean;
   localized?: boolean;
+  /** Rules every value keeps, each `{<rule>: …}` (see the content-model validations). */
+  validations?: Record<string, unknown>[];
+  /** Component fields: the components a value may be. */
+  components?: string[];
 }
 
 export interface Model {
