@@ -110,5 +110,9 @@ export const assetListQuerySchema = z
     pageIndex: z.string().optional(),
     pageSize: z.string().optional(),
     type: z.enum(['IMAGE', 'FILE', 'VIDEO', 'VIDEO_PLAYLIST', 'AUDIO', 'PODCAST'], 'must be an asset type').optional(),
+    /** Words found in the title, file name or alt text (each word somewhere, any case). */
+    search: text(200).trim().min(1, 'must not be empty').optional(),
+    /** Assets carrying this tag (exactly, any case). */
+    tag: text(100).trim().min(1, 'must not be empty').optional(),
   })
   .strict();

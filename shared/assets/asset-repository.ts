@@ -66,12 +66,26 @@ export async function findAssetsByIds(db: Queryable, orgId: string, ids: readonl
  * A page of live assets, newest first; `oldestFirst` in exactly the reverse order (an export
  * writes them so, so that a copy made by an import lists them as the original does).
  */
-export async function listAssets(db: Queryable, orgId: string, page: { offset: number; limit: number }, filter: { type?: AssetType; oldestFirst?: boolean } = {}) {
+export async function listAssets(
+  db: Queryable,
+  orgId: string,
+  page: { offset: number; limit: number },
+  filter: { type?: AssetType; oldestFirst?: boolean; search?: string; tag?: string } = {},
+) {
   const params: unknown[] = [orgId];
   let where = 'org_id = $1 AND deleted_at IS NULL';
   if (filter.type) {
     params.push(filter.type);
     where += ` AND type = $${params.length}`;
+  }
+  // every word somewhere in the names people give an asset; LIKE's own wildcards are matched literally
+  for (const word of (filter.search ?? '').split(/\s+/).filter(Boolean).slice(0, 10)) {
+    params.push(`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where += ` AND concat_ws(' ', title, file_name, alt) ILIKE $${params.length}`;
+  }
+  if (filter.tag) {
+    params.push(filter.tag.toLowerCase());
+    where += ` AND EXISTS (SELECT 1 FROM unnest(tags) t WHERE lower(t) = $${params.length})`;
   }
   const order = filter.oldestFirst ? 'created_at, id DESC' : 'created_at DESC, id';
   const [items, total] = await Promise.all([

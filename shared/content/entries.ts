@@ -2,7 +2,7 @@ import type { Queryable } from '../adapters/db/index.js';
 import { badRequest, conflict, isAppError, notFound, unprocessable, type AppError } from '../errors/index.js';
 import { newId, newVersionId } from '../ids.js';
 import type { ContentDeps } from './deps.js';
-import type { EntryInput, EntryPatch } from './entry-input.js';
+import type { EntryInput, EntryPatch, EntrySort } from './entry-input.js';
 import { prepareEntries, type PrepareItem, type PreparedContent } from './entry-prepare.js';
 import { mergeLocaleValues } from './locale-values.js';
 import { findLocales } from './locale-repository.js';
@@ -123,8 +123,14 @@ export async function createEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, 
 }
 
 /** `PUT /entries/:id`: creates the entry with the client's id, or replaces its content. */
-export async function putEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: EntryInput): Promise<Written> {
-  const [outcome] = await putEntries(deps, orgId, [{ id, input }]);
+export async function putEntry(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  id: string,
+  input: EntryInput,
+  options: { expectedVersionId?: string } = {},
+): Promise<Written> {
+  const [outcome] = await putEntries(deps, orgId, [{ id, input, expectedVersionId: options.expectedVersionId }]);
   if ('error' in outcome) throw outcome.error;
   return outcome;
 }
@@ -142,7 +148,7 @@ export type PutOutcome = Written | { error: AppError };
 export async function putEntries(
   deps: Pick<ContentDeps, 'db'>,
   orgId: string,
-  items: { id: string; input: EntryInput }[],
+  items: { id: string; input: EntryInput; expectedVersionId?: string }[],
   options: { imported?: boolean } = {},
 ): Promise<PutOutcome[]> {
   return deps.db.transaction(async (tx) => {
@@ -153,10 +159,12 @@ export async function putEntries(
     const existing = await findEntryRowsOf(tx, orgId, items.map((i) => i.id), { forUpdate: true });
     const outcomes: (PutOutcome | undefined)[] = [];
     const replacing: { at: number; rows: EntryRows; model: StoredModel; input: EntryInput }[] = [];
-    for (const [at, { id, input }] of items.entries()) {
+    for (const [at, { id, input, expectedVersionId }] of items.entries()) {
       const model = models.get(input.model);
       const current = existing.get(id);
-      if (!model) outcomes[at] = { error: invalid([`model: model "${input.model}" not found`]) };
+      const stale = expectedVersionId === undefined ? null : versionConflict(id, current?.preview ?? null, expectedVersionId);
+      if (stale) outcomes[at] = { error: stale };
+      else if (!model) outcomes[at] = { error: invalid([`model: model "${input.model}" not found`]) };
       else if (!current?.preview) outcomes[at] = await created(() => insertNew(tx, orgId, id, model, input, now));
       else {
         const rows = { preview: current.preview, delivery: current.delivery };
@@ -233,9 +241,18 @@ async function created(insert: () => Promise<EntryRows>): Promise<PutOutcome> {
  * on since: someone else's newer change is never silently overwritten.
  */
 export function checkVersion(current: EntryRow, expectedVersionId: string | undefined): void {
-  if (expectedVersionId === undefined || current.versionId === expectedVersionId) return;
-  throw conflict(
-    `Entry "${current.id}" has changed since version ${expectedVersionId} (VERSION_CONFLICT): its current version is ${current.versionId}. Read it again and apply your change to it.`,
+  if (expectedVersionId === undefined) return;
+  const stale = versionConflict(current.id, current, expectedVersionId);
+  if (stale) throw stale;
+}
+
+/** The 409 for a write made on `expected` when the entry is now `current` (null: it has no version yet). */
+function versionConflict(id: string, current: EntryRow | null, expected: string): AppError | null {
+  if (current?.versionId === expected) return null;
+  return conflict(
+    current
+      ? `Entry "${id}" has changed since version ${expected} (VERSION_CONFLICT): its current version is ${current.versionId}. Read it again and apply your change to it.`
+      : `Entry "${id}" has no version ${expected} (VERSION_CONFLICT): it does not exist yet. Send the creation without If-Match.`,
   );
 }
 
@@ -315,13 +332,16 @@ export async function getEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id:
 export async function listEntries(
   deps: Pick<ContentDeps, 'db'>,
   orgId: string,
-  filter: Omit<EntryListFilter, 'search'> & { locale?: string; search?: string },
+  filter: Omit<EntryListFilter, 'search' | 'sort' | 'hasLocale'> & { locale?: string; search?: string; hasLocale?: string; sort?: EntrySort; order?: 'asc' | 'desc' },
   page: { offset: number; limit: number },
 ) {
-  const { locale, search, ...rest } = filter;
+  const { locale, search, hasLocale, sort, order, ...rest } = filter;
   const inLocale = locale === undefined ? null : await localeReader(deps.db, orgId, locale);
-  const words = search === undefined ? undefined : entrySearch(search, locale, orgLocales(await findLocales(deps.db, orgId)))!;
-  const { items, total } = await listEntryRows(deps.db, orgId, { ...rest, ...(words ? { search: words } : {}) }, page);
+  const locales = search === undefined && hasLocale === undefined ? null : orgLocales(await findLocales(deps.db, orgId));
+  const words = search === undefined ? undefined : entrySearch(search, locale, locales)!;
+  const translated = hasLocale === undefined ? undefined : translatedInto(hasLocale, locales);
+  const sorted = sort === undefined ? {} : { sort: { by: sort, descending: (order ?? (sort === 'updatedAt' || sort === 'createdAt' ? 'desc' : 'asc')) === 'desc' } };
+  const { items, total } = await listEntryRows(deps.db, orgId, { ...rest, ...(words ? { search: words } : {}), ...(translated ? { hasLocale: translated } : {}), ...sorted }, page);
   return {
     items: items.map(({ row, publishedVersionId }): EntryView => {
       const view = { ...entryView(row, null), publishedVersionId };
@@ -329,6 +349,15 @@ export async function listEntries(
     }),
     total,
   };
+}
+
+/**
+ * The non-default locale an entry must have values in to be listed under `code`; undefined for
+ * the default locale (every entry has it); 400 for a locale the org does not have.
+ */
+function translatedInto(code: string, locales: ReturnType<typeof orgLocales>): string | undefined {
+  if (!locales?.chainOf(code)) throw badRequest(unknownLocaleMessage(code, locales), [`hasLocale: ${unknownLocaleMessage(code, locales)}`]);
+  return code === locales.defaultCode ? undefined : code;
 }
 
 /** Turns an entry view into the same entry read in `code`; 400 for a locale the org does not have. */

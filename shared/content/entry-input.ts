@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ENTRY_STATUSES } from './model-types.js';
 
+/** What the entries list can be ordered by, besides its creation order. */
+export const ENTRY_SORTS = ['updatedAt', 'createdAt', 'title', 'status'] as const;
+export type EntrySort = (typeof ENTRY_SORTS)[number];
+
 /** Client-chosen ids (entries, sections, authors, labels, lists): URL-safe, at most 128 characters. */
 export const CLIENT_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export const clientIdSchema = z.string().regex(CLIENT_ID, 'must be 1–128 characters of A–Z a–z 0–9 _ . : - (starting with a letter or digit)');
@@ -75,4 +79,16 @@ export const entryListQuerySchema = z.object({
   locale: z.string().min(1).max(40).optional(),
   /** Words to find in the entries' text fields (read in `locale`, else the default), the most relevant first. */
   search: z.string().trim().min(1).max(500).optional(),
+  /** Entries with values in this locale (every entry has the default locale's). */
+  hasLocale: z.string().min(1).max(40).optional(),
+  /** Entries carrying this label id. */
+  label: clientIdSchema.optional(),
+  /** Entries whose author fields name this author id. */
+  author: clientIdSchema.optional(),
+  /** Entries that use this asset (media fields, media blocks of rich content, components): where it is used. */
+  asset: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id').optional(),
+  /** The order: creation order (the default; relevance first with `search`) unless named here. */
+  sort: z.enum(ENTRY_SORTS, `must be one of ${ENTRY_SORTS.join(', ')}`).optional(),
+  /** The direction of `sort`: newest first for dates, A–Z for title and status unless named. */
+  order: z.enum(['asc', 'desc'], 'must be asc or desc').optional(),
 });

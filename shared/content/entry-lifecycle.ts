@@ -53,7 +53,13 @@ export async function transitionEntry(
  * An unpublication must lie in the future, after the publication when both are given, and needs
  * an entry that is published or being scheduled.
  */
-export async function scheduleEntry(deps: Pick<ContentDeps, 'db'>, orgId: string, id: string, input: ScheduleInput): Promise<EntryView> {
+export async function scheduleEntry(
+  deps: Pick<ContentDeps, 'db'>,
+  orgId: string,
+  id: string,
+  input: ScheduleInput,
+  options: { expectedVersionId?: string } = {},
+): Promise<EntryView> {
   const problems: string[] = [];
   const dateOf = (name: string, value: string | null | undefined): Date | null | undefined => {
     if (value === undefined || value === null) return value;
@@ -72,6 +78,8 @@ export async function scheduleEntry(deps: Pick<ContentDeps, 'db'>, orgId: string
   if (problems.length > 0) throw unprocessable('The schedule is invalid.', problems);
   const rows = await deps.db.transaction(async (tx) => {
     let next = await lockEntry(tx, orgId, id);
+    // a schedule publishes the version seen: one saved meanwhile by someone else is not taken on trust
+    checkVersion(next.preview, options.expectedVersionId);
     if (at) next = await schedule(tx, next, at, now);
     if (unpublishAt !== undefined) {
       if (unpublishAt && !next.delivery && next.preview.status !== 'SCHEDULED') {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../adapters/db/index.js';
 import type { Edge } from './edges.js';
+import type { EntrySort } from './entry-input.js';
 import {
   ENTRY_COLUMNS,
   JSON_COLUMNS,
@@ -225,6 +226,33 @@ export interface EntryListFilter {
   updatedSince?: Date;
   /** Full-text search: `locale` is the `entry_search` locale ('' the default's), `config` the code whose language stems the words. */
   search?: { text: string; locale: string; config: string | null };
+  /** Entries with values in this non-default locale. */
+  hasLocale?: string;
+  label?: string;
+  /** An author id named by an author field. */
+  author?: string;
+  /** An asset id used by a media field or a media block. */
+  asset?: string;
+  sort?: { by: EntrySort; descending: boolean };
+}
+
+/**
+ * The columns of each order, the listing number last so pages never overlap: every one has an
+ * index `(org_id, <column>, seq) WHERE in_preview` (0610), so a page reads its rows in order
+ * instead of sorting the organization's entries. Creation order is the listing number itself.
+ */
+const SORT_COLUMNS: Record<EntrySort, string> = {
+  updatedAt: 'e.updated_at',
+  createdAt: '',
+  title: 'lower(e.title)',
+  status: 'e.status',
+};
+
+function orderOf(sort: { by: EntrySort; descending: boolean }): string {
+  const dir = sort.descending ? 'DESC' : 'ASC';
+  const column = SORT_COLUMNS[sort.by];
+  // Postgres' own NULL placement (untitled entries last A–Z, first Z–A) is the one the index can read backwards
+  return column ? `${column} ${dir}, e.seq ${dir}` : `e.seq ${dir}`;
 }
 
 /**
@@ -237,6 +265,16 @@ export async function listEntryRows(db: Queryable, orgId: string, filter: EntryL
   if (filter.model !== undefined) where.push(`e.model_alias = $${params.push(filter.model)}`);
   if (filter.status !== undefined) where.push(`e.status = $${params.push(filter.status)}`);
   if (filter.updatedSince !== undefined) where.push(`e.updated_at >= $${params.push(filter.updatedSince.toISOString())}`);
+  // both as their GIN indexes (0610) read them
+  if (filter.hasLocale !== undefined) where.push(`folio_locale_codes(e.locales) @> ARRAY[$${params.push(filter.hasLocale)}::text]`);
+  if (filter.label !== undefined) where.push(`e.labels @> ARRAY[$${params.push(filter.label)}::text]`);
+  // the edges of the preview rows, found from the target (entry_edges_target): one entry per row
+  if (filter.author !== undefined) {
+    where.push(`e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = $1 AND g.kind = 'author' AND g.target_id = $${params.push(filter.author)})`);
+  }
+  if (filter.asset !== undefined) {
+    where.push(`e.row_id IN (SELECT g.row_id FROM entry_edges g WHERE g.org_id = $1 AND g.kind IN ('media', 'rich_media') AND g.target_id = $${params.push(filter.asset)})`);
+  }
   let order = 'e.seq';
   if (filter.search) {
     // the same condition and rank as a GraphQL collection's search (see delivery/search-sql.ts)
@@ -245,10 +283,16 @@ export async function listEntryRows(db: Queryable, orgId: string, filter: EntryL
     where.push(`EXISTS (SELECT 1 FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale} AND s.vector @@ ${query})`);
     order = `(SELECT ts_rank(s.vector, ${query}) FROM entry_search s WHERE s.row_id = e.row_id AND s.locale = ${locale}) DESC, e.seq`;
   }
+  if (filter.sort) order = orderOf(filter.sort);
   const [items, total] = await Promise.all([
     db.query<EntryDbRow & { published_version_id: string | null }>(
-      `SELECT ${entryReadColumns('e')}, CASE WHEN e.in_delivery THEN e.version_id ELSE d.version_id END AS published_version_id
-       FROM entries e LEFT JOIN entries d ON d.org_id = e.org_id AND d.id = e.id AND d.in_delivery AND NOT d.in_preview
+      // The delivery row of an edited entry is read per listed row, after the LIMIT: as a LEFT
+      // JOIN, the planner, expecting few such rows, scanned the whole table once for every page
+      // (60 ms of a 60 ms first page on 100,000 entries, EXPLAIN in bench:studio's commit).
+      `SELECT ${entryReadColumns('e')},
+              CASE WHEN e.in_delivery THEN e.version_id
+                   ELSE (SELECT d.version_id FROM entries d WHERE d.org_id = e.org_id AND d.id = e.id AND d.in_delivery AND NOT d.in_preview) END AS published_version_id
+       FROM entries e
        WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, page.limit, page.offset],
     ),

@@ -274,6 +274,32 @@ describe('management API: assets and image presets', () => {
     expect((await app.json('/management/v1/assets?pageSize=1000', { token: fresh.manageToken })).status).toBe(400);
   });
 
+  it('searches titles, file names and alt text word by word, and filters by tag; only its own organization', async () => {
+    const fresh = await app.createOrg();
+    await upload(jpeg, '?fileName=mouse-summer.jpg&title=Field%20mouse&tags=Animals,summer', fresh.manageToken);
+    await upload(jpeg, '?fileName=cat.jpg&alt=A%20cat%20in%20100%25%20sun&tags=animals', fresh.manageToken);
+    await upload(await fixture('clip.mp4'), '?fileName=clip.mp4&title=Summer%20clip', fresh.manageToken);
+    const names = async (query: string, token = fresh.manageToken) => {
+      const res = await app.json(`/management/v1/assets?${query}`, { token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.result as { fileName: string }[]).map((a) => a.fileName).sort();
+    };
+    expect(await names('search=summer')).toEqual(['clip.mp4', 'mouse-summer.jpg']);
+    expect(await names('search=MOUSE%20field')).toEqual(['mouse-summer.jpg']);
+    expect(await names('search=cat%20sun')).toEqual(['cat.jpg']);
+    // LIKE's wildcards are plain characters
+    expect(await names('search=100%25')).toEqual(['cat.jpg']);
+    expect(await names('search=_')).toEqual([]);
+    expect(await names('tag=ANIMALS')).toEqual(['cat.jpg', 'mouse-summer.jpg']);
+    expect(await names('tag=animals&search=field&type=IMAGE')).toEqual(['mouse-summer.jpg']);
+    expect(await names('search=summer', other.manageToken)).toEqual([]);
+    for (const query of [`search=${'x'.repeat(201)}`, 'tag=%20', 'search=%20', 'sort=title']) {
+      const res = await app.json(`/management/v1/assets?${query}`, { token: fresh.manageToken });
+      expect(res.status, query).toBe(400);
+      expect(res.body.success).toBe(false);
+    }
+  });
+
   describe('image presets', () => {
     it('creates (201), replaces (200), lists and deletes a preset', async () => {
       const put = (body: unknown) => app.json('/management/v1/image-presets/card', { method: 'PUT', token: org.manageToken, body });

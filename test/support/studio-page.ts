@@ -54,7 +54,14 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(STUDIO_ARTIFACTS, `${name}-1440.png`), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} overflows at 390 px by ${overflow} px`).toBeLessThanOrEqual(0);
+  // the elements that stick out, named when something does
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+      .slice(-3)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)}px`),
+  );
+  expect(overflow, `${name} overflows at 390 px by ${overflow} px: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
   await accessible(page, `${name} at 390 px`);
   await page.screenshot({ path: path.join(STUDIO_ARTIFACTS, `${name}-390.png`), fullPage: true });
   await page.setViewportSize({ width: 1440, height: 1000 });

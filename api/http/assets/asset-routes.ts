@@ -17,7 +17,7 @@ export function assetRoutes(services: Services): Router {
   r.get('/management/v1/assets', requireScope('manage'), async (req, res) => {
     const query = parseInput(assetListQuerySchema, req.query, { what: 'query string' });
     const page = parsePage(query);
-    const { items, total } = await listAssets(services.db, tenantOf(req).orgId, page, { type: query.type });
+    const { items, total } = await listAssets(services.db, tenantOf(req).orgId, page, { type: query.type, search: query.search, tag: query.tag });
     res.json(ok(items.map((a) => assetView(services, a)), { resultInfo: resultInfo(page, total) }));
   });
 

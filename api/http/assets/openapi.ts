@@ -137,7 +137,12 @@ export const assets: OpenApiFragment = {
       get: {
         summary: 'List assets, newest first',
         ...tag,
-        parameters: [...pagingParameters, { name: 'type', in: 'query', schema: { type: 'string' } }],
+        parameters: [
+          ...pagingParameters,
+          { name: 'type', in: 'query', schema: { type: 'string' } },
+          { name: 'search', in: 'query', schema: { type: 'string', maxLength: 200 }, description: 'Words each found in the title, file name or alt text (any case)' },
+          { name: 'tag', in: 'query', schema: { type: 'string', maxLength: 100 }, description: 'Assets carrying this tag (any case)' },
+        ],
         responses: { 200: ok200({ type: 'array', items: ref('Asset') }, true), ...pick(400, 401, 403, 429) },
       },
     },

@@ -21,7 +21,7 @@ export function entryRoutes(services: Services): Router {
   r.put('/management/v1/entries/:id', manage, async (req, res) => {
     const id = parseInput(clientIdSchema, req.params.id, { what: 'entry id' });
     const input = parseInput(entryInputSchema, req.body, { what: 'entry' });
-    const { entry, created } = await putEntry(services, tenantOf(req).orgId, id, input);
+    const { entry, created } = await putEntry(services, tenantOf(req).orgId, id, input, { expectedVersionId: expectedVersionOf(req) });
     res.status(created ? 201 : 200).json(ok(entry));
   });
 

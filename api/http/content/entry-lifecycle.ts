@@ -20,7 +20,7 @@ export function entryLifecycleRoutes(services: Services): Router {
 
   r.post('/management/v1/entries/:id/schedule', manage, async (req, res) => {
     const schedule = parseInput(scheduleInputSchema, req.body, { what: 'schedule' });
-    res.json(ok(await scheduleEntry(services, tenantOf(req).orgId, req.params.id as string, schedule)));
+    res.json(ok(await scheduleEntry(services, tenantOf(req).orgId, req.params.id as string, schedule, { expectedVersionId: expectedVersionOf(req) })));
   });
 
   // DELETE marks the entry DELETED; it is kept (never hard-deleted by the API).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
+import { ENTRY_SORTS, entryInputSchema, entryPatchSchema, scheduleInputSchema, versionRetentionPatchSchema } from '../../../shared/content/entry-input.js';
 import { localeInputSchema, localePatchSchema } from '../../../shared/content/locale-input.js';
 import { componentInputSchema, MAX_COMPONENT_DEPTH } from '../../../shared/content/component-rules.js';
 import { modelInputSchema } from '../../../shared/content/model-input.js';
@@ -305,7 +305,7 @@ export const content: OpenApiFragment = {
     '/management/v1/entries': {
       post: { summary: 'Create an entry (DRAFT unless `status` says otherwise)', ...tag, requestBody: zodBody(entryInputSchema), responses: { 201: created201(ref('Entry')), ...pick(400, 401, 403, 413, 422, 429) } },
       get: {
-        summary: 'List entries (current versions) in creation order: pages do not shift as entries are edited or published; entries created meanwhile come last',
+        summary: 'List entries (current versions), in creation order unless `sort` says otherwise: pages do not shift as entries are edited or published; entries created meanwhile come last',
         ...tag,
         parameters: [
           { name: 'model', in: 'query', schema: { type: 'string' }, description: 'Entries of this model alias' },
@@ -323,13 +323,19 @@ export const content: OpenApiFragment = {
             schema: { type: 'string' },
             description: "Show each entry's fields and title as read in this locale (localized fields from it, then its fallbacks, then the default), with `locale` set and without `locales`. 400 for a locale the organization does not have",
           },
+          { name: 'hasLocale', in: 'query', schema: { type: 'string' }, description: 'Entries with values in this locale (the default locale: every entry). 400 for a locale the organization does not have' },
+          { name: 'label', in: 'query', schema: { type: 'string' }, description: 'Entries carrying this label id' },
+          { name: 'author', in: 'query', schema: { type: 'string' }, description: 'Entries whose author fields name this author id' },
+          { name: 'asset', in: 'query', schema: { type: 'string' }, description: 'Entries using this asset id (media fields, media blocks of rich content, inside components): where the asset is used' },
+          { name: 'sort', in: 'query', schema: { type: 'string', enum: [...ENTRY_SORTS] }, description: 'Order by this instead of creation order (or relevance with `search`); ties in creation order' },
+          { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'] }, description: 'Direction of `sort`: newest first for updatedAt and createdAt, A–Z for title and status unless given' },
           ...pagingParameters,
         ],
         responses: { 200: ok200({ type: 'array', items: ref('Entry') }, true), ...pick(400, 401, 403, 429) },
       },
     },
     '/management/v1/entries/{id}': {
-      put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id], requestBody: zodBody(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
+      put: { summary: 'Create with a client id (201) or replace the content (200); a published entry becomes EDITED until published again', ...tag, parameters: [id, ifMatch], requestBody: zodBody(entryInputSchema), responses: { 200: ok200(ref('Entry')), 201: created201(ref('Entry')), ...pick(400, 401, 403, 409, 413, 422, 429) } },
       get: { summary: 'Read the current version of an entry', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
       patch: { summary: 'Merge `fields` by alias (null clears one); other members replace', ...tag, parameters: [id, ifMatch], requestBody: zodBody(entryPatchSchema), responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 413, 422, 429) } },
       delete: { summary: 'Mark the entry DELETED (kept, invisible to delivery)', ...tag, parameters: [id], responses: { 200: ok200(ref('Entry')), ...pick(401, 403, 404, 429) } },
@@ -382,7 +388,7 @@ export const content: OpenApiFragment = {
         description:
           '`at`: 409 for a published, unchanged entry. `unpublishAt`: in the future, after `at`; 409 unless the entry is published or scheduled. The worker that publishes scheduled entries withdraws it once, with an entry.unpublished event.',
         ...tag,
-        parameters: [id],
+        parameters: [id, ifMatch],
         requestBody: zodBody(scheduleInputSchema),
         responses: { 200: ok200(ref('Entry')), ...pick(400, 401, 403, 404, 409, 422, 429) },
       },

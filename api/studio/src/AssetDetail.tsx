@@ -1,36 +1,39 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type MouseEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { ApiError, call, m } from './api';
+import { AssetFocus, type Focus } from './AssetFocus';
+import { AssetUses } from './AssetUses';
+import { uploadAsset } from './upload';
 
 export interface Asset {
   id: string;
+  versionId?: string;
   title: string | null;
   fileName: string | null;
   type: string;
+  contentType?: string;
+  size?: number;
   alt: string | null;
   caption?: string | null;
   tags?: string[];
   focalPoint?: { x: number; y: number } | null;
+  focalPoints?: Focus['focalPoints'];
   url?: string;
+  updatedAt?: string;
 }
 
-const RATIOS = ['16 / 9', '1 / 1', '3 / 4'];
-const round = (n: number) => Math.round(n * 1000) / 1000;
+const errorText = (err: unknown) => (err instanceof ApiError ? err.errors.join(' ') : String(err));
 
 /**
- * An asset's metadata and focal point: a click on the image sets it (or type it as percentages),
- * and crops at a few ratios show at once what the focal point keeps.
+ * An asset's metadata and focal points, where it is used, and a new file for it (a new version:
+ * its id, and so every entry using it, kept).
  */
 export function AssetDetail({ asset, thumbnail, onClose }: { asset: Asset; thumbnail: boolean; onClose: () => void }) {
   const qc = useQueryClient();
-  const [focal, setFocal] = useState(asset.focalPoint ?? { x: 0.5, y: 0.5 });
+  const [focus, setFocus] = useState<Focus>({ focalPoint: asset.focalPoint ?? { x: 0.5, y: 0.5 }, focalPoints: asset.focalPoints ?? [] });
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const pick = (e: MouseEvent<HTMLImageElement>) => {
-    const box = e.currentTarget.getBoundingClientRect();
-    setFocal({ x: round((e.clientX - box.left) / box.width), y: round((e.clientY - box.top) / box.height) });
-  };
   const save = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -41,47 +44,32 @@ export function AssetDetail({ asset, thumbnail, onClose }: { asset: Asset; thumb
         alt: text('alt'),
         caption: text('caption'),
         tags: String(form.get('tags') ?? '').split(',').map((t) => t.trim()).filter(Boolean),
-        ...(asset.type === 'IMAGE' ? { focalPoint: focal } : {}),
+        ...(asset.type === 'IMAGE' ? focus : {}),
       });
       setError(null);
       setNotice('Saved.');
       await qc.invalidateQueries({ queryKey: ['assets'] });
     } catch (err) {
-      setError(err instanceof ApiError ? err.errors.join(' ') : String(err));
+      setError(errorText(err));
     }
   };
-  const position = `${focal.x * 100}% ${focal.y * 100}%`;
+  const replace = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    try {
+      await uploadAsset(file, (p) => setNotice(`Replacing the file: ${Math.round(p * 100)}%`), { replace: asset.id });
+      setNotice(`Replaced by ${file.name}.`);
+      await qc.invalidateQueries({ queryKey: ['assets'] });
+    } catch (err) {
+      setNotice(null);
+      setError(errorText(err));
+    }
+  };
   return (
     <section className="asset-detail" aria-labelledby="asset-title">
       <h2 id="asset-title">{asset.title || asset.fileName || asset.id}</h2>
       <form onSubmit={save}>
-        {asset.type === 'IMAGE' && thumbnail && (
-          <div className="focal">
-            <p className="hint" id="focal-hint">
-              Click the image where its subject is: crops keep that point in view.
-            </p>
-            <div className="focal-image">
-              <img src={asset.url} alt={asset.alt ?? ''} onClick={pick} aria-describedby="focal-hint" />
-              {/* React sets styles through the CSSOM, which the CSP allows (a style attribute it would not) */}
-              <span className="focal-mark" aria-hidden="true" style={{ left: `${focal.x * 100}%`, top: `${focal.y * 100}%` }} />
-            </div>
-            <div className="row">
-              <label>
-                Focal point x (%)
-                <input type="number" min={0} max={100} value={Math.round(focal.x * 100)} onChange={(e) => setFocal({ ...focal, x: Math.min(1, Math.max(0, Number(e.target.value) / 100)) })} />
-              </label>
-              <label>
-                Focal point y (%)
-                <input type="number" min={0} max={100} value={Math.round(focal.y * 100)} onChange={(e) => setFocal({ ...focal, y: Math.min(1, Math.max(0, Number(e.target.value) / 100)) })} />
-              </label>
-            </div>
-            <div className="crops" aria-label="Crop previews" role="group">
-              {RATIOS.map((r) => (
-                <img key={r} src={asset.url} alt={`Crop at ${r.replace(/ /g, '')}`} style={{ aspectRatio: r, objectPosition: position }} className="crop" />
-              ))}
-            </div>
-          </div>
-        )}
+        {asset.type === 'IMAGE' && thumbnail && asset.url && <AssetFocus key={asset.versionId} url={asset.url} alt={asset.alt ?? ''} value={focus} onChange={setFocus} />}
         <label>
           Title
           <input name="title" defaultValue={asset.title ?? ''} />
@@ -105,6 +93,10 @@ export function AssetDetail({ asset, thumbnail, onClose }: { asset: Asset; thumb
           <button type="submit" className="primary">
             Save asset
           </button>
+          <label className="button">
+            Replace file
+            <input type="file" className="visually-hidden" onChange={(e) => (void replace(e.target.files?.[0]), (e.target.value = ''))} />
+          </label>
           <button type="button" onClick={onClose}>
             Close
           </button>
@@ -114,6 +106,7 @@ export function AssetDetail({ asset, thumbnail, onClose }: { asset: Asset; thumb
           {notice}
         </p>
       </form>
+      <AssetUses id={asset.id} />
     </section>
   );
 }

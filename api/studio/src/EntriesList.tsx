@@ -4,7 +4,10 @@ import { Pager } from './Pager';
 import { ApiError, call, get, m } from './api';
 import { Link } from './Link';
 import { NewEntry } from './NewEntry';
-import { ENTRY_STATUSES, rulesOf, type Entry, type Me, type Model } from './types';
+import { EntryFilters } from './EntryFilters';
+import { apiParams, listQueryString, readListQuery, type ListQuery } from './entry-query';
+import { navigate, useRoute } from './router';
+import { rulesOf, type Entry, type Me, type Model } from './types';
 
 const PAGE_SIZE = 20;
 
@@ -12,23 +15,18 @@ export function useModels() {
   return useQuery({ queryKey: ['models'], queryFn: () => get<Model[]>(m('/models')), staleTime: 60_000 });
 }
 
-/** The entries of the organization: filtered by model and status, searched, a page at a time. */
+/** The entries of the organization: filtered, searched and sorted as the URL says, a page at a time. */
 export function EntriesList({ me }: { me: Me }) {
   const models = useModels();
-  const [model, setModel] = useState('');
-  const [status, setStatus] = useState('');
-  const [search, setSearch] = useState('');
-  const [typed, setTyped] = useState('');
-  const [page, setPage] = useState(1);
+  const route = useRoute();
+  const query = readListQuery(route.slice(route.indexOf('?') + 1 || route.length));
+  const change = (patch: Partial<ListQuery>) => navigate(listQueryString({ ...query, ...patch }));
   const [asking, setAsking] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [outcome, setOutcome] = useState<string | null>(null);
   const qc = useQueryClient();
 
-  const params = new URLSearchParams({ pageIndex: String(page), pageSize: String(PAGE_SIZE) });
-  if (model) params.set('model', model);
-  if (status) params.set('status', status);
-  if (search) params.set('search', search);
+  const params = apiParams(query, PAGE_SIZE);
   const entries = useQuery({
     queryKey: ['entries', params.toString()],
     queryFn: () => call<Entry[]>('GET', m(`/entries?${params}`)),
@@ -51,7 +49,11 @@ export function EntriesList({ me }: { me: Me }) {
     for (const id of selected) {
       try {
         if (action === 'delete') await call('DELETE', m(`/entries/${encodeURIComponent(id)}`));
-        else await call('POST', m(`/entries/${encodeURIComponent(id)}/${action}`));
+        else {
+          // the version the list showed: an entry changed since is refused (409), not published unseen
+          const seen = rows.find((r) => r.id === id)?.versionId;
+          await call('POST', m(`/entries/${encodeURIComponent(id)}/${action}`), undefined, seen ? { 'if-match': `"${seen}"` } : {});
+        }
         done++;
       } catch (err) {
         refused.push(`${rows.find((r) => r.id === id)?.title ?? id}: ${err instanceof ApiError ? err.message : String(err)}`);
@@ -74,43 +76,7 @@ export function EntriesList({ me }: { me: Me }) {
         )}
       </div>
       {asking && <NewEntry models={creatable} onCancel={() => setAsking(false)} />}
-      <form
-        className="filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setSearch(typed.trim());
-          setPage(1);
-        }}
-      >
-        <label>
-          Model
-          <select value={model} onChange={(e) => (setModel(e.target.value), setPage(1))}>
-            <option value="">All models</option>
-            {(models.data ?? []).map((x) => (
-              <option key={x.alias} value={x.alias}>
-                {x.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={status} onChange={(e) => (setStatus(e.target.value), setPage(1))}>
-            <option value="">Any status</option>
-            {ENTRY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.toLowerCase()}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grow">
-          Search
-          <input type="search" value={typed} onChange={(e) => setTyped(e.target.value)} />
-        </label>
-        <button type="submit">Find</button>
-      </form>
+      <EntryFilters key={query.search} query={query} models={models.data ?? []} onChange={change} />
       {entries.isError && <p role="alert">{entries.error.message}</p>}
       {selected.size > 0 && (
         <div className="bulk" role="group" aria-label="Selected entries">
@@ -171,7 +137,7 @@ export function EntriesList({ me }: { me: Me }) {
         </table>
       </div>
       {entries.data && entries.data.result.length === 0 && <p>No entries match.</p>}
-      {info && <Pager info={info} onPage={setPage} noun="entries" />}
+      {info && <Pager info={info} onPage={(page) => change({ page })} noun="entries" />}
     </main>
   );
 }

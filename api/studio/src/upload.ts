@@ -1,13 +1,16 @@
 import { ApiError, csrfToken } from './api';
 
 /**
- * One file to `POST /management/v1/assets` as the raw body (its name in the query string),
- * reporting progress: fetch cannot report an upload's progress, XMLHttpRequest can.
+ * One file as the raw body (its name in the query string), reporting progress: fetch cannot
+ * report an upload's progress, XMLHttpRequest can. A new asset by default (`POST /assets`);
+ * with `replace`, a new version of that asset's file, its id kept (`PUT /assets/:id/content`).
  */
-export function uploadAsset(file: File, onProgress: (fraction: number) => void): Promise<void> {
+export function uploadAsset(file: File, onProgress: (fraction: number) => void, options: { replace?: string } = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/management/v1/assets?fileName=${encodeURIComponent(file.name.slice(0, 255))}`);
+    const name = `fileName=${encodeURIComponent(file.name.slice(0, 255))}`;
+    if (options.replace) xhr.open('PUT', `/management/v1/assets/${encodeURIComponent(options.replace)}/content?${name}`);
+    else xhr.open('POST', `/management/v1/assets?${name}`);
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('accept', 'application/json');
     const csrf = csrfToken();

@@ -141,7 +141,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     setBusy(true);
     setNotice(null);
     try {
-      const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/schedule`), { at });
+      const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/schedule`), { at }, { 'if-match': `"${current.versionId}"` });
       settle(res.result, `Scheduled to publish at ${new Date(at).toLocaleString()}.`);
     } catch (err) {
       fail(err);
