@@ -28,7 +28,7 @@ export interface Me {
   memberships: Membership[];
 }
 
-export type FieldType = 'text' | 'number' | 'datetime' | 'boolean' | 'json' | 'location' | 'reference' | 'media' | 'richtext' | 'richcontent' | 'author' | 'tag' | 'section' | 'url';
+export type FieldType = 'text' | 'number' | 'datetime' | 'boolean' | 'json' | 'location' | 'reference' | 'media' | 'richtext' | 'richcontent' | 'author' | 'tag' | 'section' | 'url' | 'component';
 
 export interface Field {
   alias: string;
@@ -39,12 +39,23 @@ export interface Field {
   allowedModels: string[];
   required: boolean;
   localized?: boolean;
+  /** Component fields only: the aliases of the components a value may be. */
+  components?: string[];
 }
 
 export interface Model {
   alias: string;
   name: string;
   titleField: string | null;
+  fields: Field[];
+  /** The URL template a preview link opens; null or absent when the model has none. */
+  previewUrl?: string | null;
+}
+
+/** A component: a typed group of fields, declared once per organization and used by component fields. */
+export interface Component {
+  alias: string;
+  name: string;
   fields: Field[];
 }
 
@@ -60,11 +71,13 @@ export interface Entry {
   title: string | null;
   slug: string | null;
   fields: Record<string, unknown>;
+  labels?: string[];
   /** Values of localized fields in the other locales: {code: {alias: value}}. */
   locales?: Record<string, Record<string, unknown>>;
   updatedAt: string;
   publishedAt: string | null;
   scheduledAt: string | null;
+  unpublishAt?: string | null;
 }
 
 export interface EntryVersion {
