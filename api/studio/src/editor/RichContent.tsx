@@ -1,6 +1,7 @@
 import { EditorContent, Node, useEditor, type JSONContent } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useState } from 'react';
+import { EntrySearch } from './EntrySearch';
 import { ResourceSearch } from './ResourceSearch';
 import { UploadInput } from './UploadInput';
 
@@ -51,7 +52,6 @@ export default function RichContent(props: Props) {
 
 function Editor({ labelledBy, label, describedBy, value, onChange, disabled }: Props) {
   const [embedding, setEmbedding] = useState<'entry' | 'media' | null>(null);
-  const [embedId, setEmbedId] = useState('');
   const editor = useEditor({
     extensions: EXTENSIONS,
     content: (value as JSONContent | null) ?? undefined,
@@ -66,13 +66,8 @@ function Editor({ labelledBy, label, describedBy, value, onChange, disabled }: P
   if (!editor) return null;
   // after the selection, not over it: a block just embedded is selected, and a second would replace it
   const embed = (node: JSONContent) => editor.chain().focus().insertContentAt(editor.state.selection.to, node).run();
-  const insert = () => {
-    if (embedId.trim()) embed({ type: 'cms_reference', attrs: { id: embedId.trim() } });
-    setEmbedId('');
-    setEmbedding(null);
-  };
-  const insertMedia = (id: string) => {
-    embed({ type: 'cms_media', attrs: { id } });
+  const embedAs = (type: 'cms_reference' | 'cms_media', id: string) => {
+    embed({ type, attrs: { id } });
     setEmbedding(null);
   };
   const toggle = (name: string, run: () => boolean) => {
@@ -99,29 +94,13 @@ function Editor({ labelledBy, label, describedBy, value, onChange, disabled }: P
       </div>
       {embedding === 'media' && (
         <div className="embed-form">
-          <ResourceSearch kind="media" label={`Find media to embed in ${label}`} listLabel={`Media to embed in ${label}`} onPick={(r) => insertMedia(r.id)} />
-          <UploadInput label={`Upload media to embed in ${label}`} onUploaded={(id) => insertMedia(id)} />
+          <ResourceSearch kind="media" label={`Find media to embed in ${label}`} listLabel={`Media to embed in ${label}`} onPick={(r) => embedAs('cms_media', r.id)} />
+          <UploadInput label={`Upload media to embed in ${label}`} onUploaded={(id) => embedAs('cms_media', id)} />
         </div>
       )}
       {embedding === 'entry' && (
-        // not a form: the entry editor around it is one
         <div className="embed-form">
-          <label>
-            Entry id to embed in {label}
-            <input
-              value={embedId}
-              onChange={(e) => setEmbedId(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  insert();
-                }
-              }}
-            />
-          </label>
-          <button type="button" onClick={insert}>
-            Embed in {label}
-          </button>
+          <EntrySearch label={`Find an entry to embed in ${label}`} listLabel={`Entries to embed in ${label}`} allowed={[]} onPick={(e) => embedAs('cms_reference', e.id)} />
         </div>
       )}
       <EditorContent editor={editor} />
