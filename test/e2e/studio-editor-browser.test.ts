@@ -81,6 +81,14 @@ describe.skipIf(!hasChromium)('the Studio entry editor in Chromium', () => {
         { alias: 'body', type: 'component', components: ['hero', 'quote'], valueType: 'list' },
       ],
     });
+    await o.m('PUT', '/models/promo', {
+      name: 'Promo',
+      titleField: 'name',
+      fields: [
+        { alias: 'name', type: 'text' },
+        { alias: 'banner', type: 'component', components: ['cta'], valueType: 'single', localized: true },
+      ],
+    });
     await o.m('PUT', '/models/article', {
       name: 'Article',
       titleField: 'title',
@@ -181,6 +189,25 @@ describe.skipIf(!hasChromium)('the Studio entry editor in Chromium', () => {
     await expectAccessible(page, 'component editor');
     await shoot(page, 'editor-2-components');
   }, 120_000);
+
+  it('a localized component field: a value per locale side by side, each saved in its own place', async () => {
+    await o.m('PUT', '/entries/promo-1', { model: 'promo', siteId: o.siteId, fields: { name: 'Spring promo', banner: { component: 'cta', label: 'Shop now', target: 'about' } } });
+    const page = await signedIn(people.editor);
+    await open(page, 'promo-1');
+    await page.getByRole('group', { name: 'banner in every locale' }).waitFor();
+    expect(await page.getByLabel('banner › label').inputValue()).toBe('Shop now');
+    // the German value starts empty: its own component, added and filled beside the default one
+    await page.getByRole('button', { name: 'Add Call to action to banner (Deutsch)' }).click();
+    await page.getByLabel('banner (Deutsch) › label').fill('Jetzt kaufen');
+    await page.getByLabel('Find an entry for banner (Deutsch) › target').fill('contact');
+    await page.getByRole('button', { name: /^Contact/ }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => status(page).textContent()).toContain('Saved');
+    const saved = await o.m('GET', '/entries/promo-1');
+    expect(saved.fields.banner).toEqual({ component: 'cta', label: 'Shop now', target: 'about' });
+    expect(saved.locales).toEqual({ 'de-DE': { banner: { component: 'cta', label: 'Jetzt kaufen', target: 'contact' } } });
+    await expectAccessible(page, 'localized component');
+  });
 
   it('uploads media from a media field and from the rich text, searches media, authors and sections, sets labels', async () => {
     const page = await signedIn(people.editor);
