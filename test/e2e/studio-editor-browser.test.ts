@@ -218,6 +218,8 @@ describe.skipIf(!hasChromium)('the Studio entry editor in Chromium', () => {
     await page.getByLabel('Upload a file for image').setInputFiles(path.join(IMAGES, 'goldfish.png'));
     const image = page.getByRole('group', { name: 'image' });
     await expect.poll(() => image.locator('.chosen').textContent(), { timeout: 30_000 }).toContain('goldfish.png');
+    // the chosen image is shown (served from the Studio's own origin, as its CSP asks)
+    await expect.poll(() => image.locator('img.thumb').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await page.getByLabel('Find an author for writer').fill('grace');
     await expect.poll(() => page.getByRole('list', { name: 'Choices for writer' }).getByRole('button').allInnerTexts()).toEqual(['Grace Hopper']);
     await page.getByRole('button', { name: 'Grace Hopper' }).click();

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { get, m } from '../api';
 import type { Field } from '../types';
-import { nameOf, NOUNS, useResources, type Resource, type ResourceKind } from './resources';
+import { nameOf, NOUNS, thumbnailOf, useResources, type Resource, type ResourceKind } from './resources';
 import { ResourceSearch } from './ResourceSearch';
 import { UploadInput } from './UploadInput';
 
@@ -28,8 +28,9 @@ export function ResourcePicker({ field, label, value, onChange, disabled, descri
     queryFn: () => Promise.all(missing.map((c) => get<Resource>(m(`/${kind === 'media' ? 'assets' : `${kind}s`}/${encodeURIComponent(c)}`)).catch(() => null))),
     enabled: missing.length > 0,
   });
+  const find = (c: string) => known.data?.find((x) => x.id === c) ?? extra.data?.find((x) => x?.id === c);
   const title = (c: string) => {
-    const r = known.data?.find((x) => x.id === c) ?? extra.data?.find((x) => x?.id === c);
+    const r = find(c);
     return r ? nameOf(r) : c;
   };
   const choose = (id: string) => onChange(list ? [...chosen, id] : id);
@@ -42,16 +43,20 @@ export function ResourcePicker({ field, label, value, onChange, disabled, descri
         {field.required && <span className="required"> (required)</span>}
       </legend>
       <ul className="chosen">
-        {chosen.map((c) => (
-          <li key={c}>
-            <span>{title(c)}</span>
-            {!disabled && (
-              <button type="button" className="link" onClick={() => remove(c)} aria-label={`Remove ${title(c)} from ${label}`}>
-                Remove
-              </button>
-            )}
-          </li>
-        ))}
+        {chosen.map((c) => {
+          const thumb = thumbnailOf(find(c));
+          return (
+            <li key={c}>
+              {thumb && <img className="thumb" src={thumb} alt="" />}
+              <span>{title(c)}</span>
+              {!disabled && (
+                <button type="button" className="link" onClick={() => remove(c)} aria-label={`Remove ${title(c)} from ${label}`}>
+                  Remove
+                </button>
+              )}
+            </li>
+          );
+        })}
         {chosen.length === 0 && <li className="muted">None chosen</li>}
       </ul>
       {open && <ResourceSearch kind={kind} label={`Find ${NOUNS[kind]} for ${label}`} listLabel={`Choices for ${label}`} exclude={chosen} onPick={(r) => choose(r.id)} />}

@@ -14,7 +14,13 @@ export interface Resource {
   lastName?: string | null;
   tags?: string[] | null;
   type?: string | null;
+  /** Media only: where the file is served. */
+  url?: string;
 }
+
+/** An image the Studio may show: its CSP lets images come from its own origin only. */
+export const thumbnailOf = (r: Resource | null | undefined): string | null =>
+  r?.type === 'IMAGE' && r.url && new URL(r.url, location.href).origin === location.origin ? r.url : null;
 
 const SOURCES: Record<ResourceKind, string> = { media: '/assets', author: '/authors', section: '/sections' };
 
