@@ -199,6 +199,11 @@ describe.skipIf(!hasChromium)('the Studio entry editor in Chromium', () => {
     // the German value starts empty: its own component, added and filled beside the default one
     await page.getByRole('button', { name: 'Add Call to action to banner (Deutsch)' }).click();
     await page.getByLabel('banner (Deutsch) › label').fill('Jetzt kaufen');
+    // its target left out: the problem (locales.de-DE.banner.target) is shown on the German target
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const target = page.getByRole('group', { name: 'banner (Deutsch) › target' });
+    await expect.poll(async () => page.locator(`#${await target.getAttribute('aria-describedby')}`).textContent()).toContain('required');
+    expect(await page.getByRole('group', { name: 'banner › target' }).getAttribute('aria-describedby')).toBeNull();
     await page.getByLabel('Find an entry for banner (Deutsch) › target').fill('contact');
     await page.getByRole('button', { name: /^Contact/ }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -198,7 +198,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
             {byField.get('')?.map((p) => <div key={p}>{p}</div>)}
             {/* problems of a field not on this screen (hidden from this role): named here, or they would be lost */}
             {[...byField]
-              .filter(([path]) => path !== '' && !shownFields.has(path.split(/[.[]/)[0]))
+              .filter(([path]) => path !== '' && !shownFields.has(path.split(/[.[@]/)[0]))
               .flatMap(([path, ps]) => ps.map((p) => <div key={`${path}${p}`}>{`fields.${path}: ${p}`}</div>))}
           </div>
         )}
@@ -229,7 +229,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
                     field={f}
                     locale={{ code: l.code, name: l.name, fallback: fallbackValue(locales.data ?? [], l.code, f.alias, valueIn) }}
                     value={valueIn(l.code, f.alias)}
-                    problems={[]}
+                    problems={byField.get(`${f.alias}@${l.code}`) ?? []}
                     disabled={!canWrite || readOnly.has(f.alias) || busy || !writable(l.code)}
                     onInvalid={invalidOf(`${f.alias}@${l.code}`)}
                     onChange={(v) => setLocaleChanges((c) => ({ ...c, [l.code]: { ...c[l.code], [f.alias]: v } }))}
