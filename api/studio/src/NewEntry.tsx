@@ -34,7 +34,8 @@ export function NewEntry({ models, onCancel }: { models: Model[]; onCancel: () =
       )}
       <div className="model-buttons">
         {models.map((x) => (
-          <button key={x.alias} type="button" onClick={() => create(x)}>
+          // until the sites are read, the entry's site is not known: a click then was refused as "no site yet"
+          <button key={x.alias} type="button" disabled={sites.isPending} onClick={() => create(x)}>
             {x.name}
           </button>
         ))}

@@ -50,6 +50,15 @@ export interface Model {
   name: string;
   titleField: string | null;
   fields: Field[];
+  /** The URL template a preview link opens; null or absent when the model has none. */
+  previewUrl?: string | null;
+}
+
+/** A component: a typed group of fields, declared once per organization and used by component fields. */
+export interface Component {
+  alias: string;
+  name: string;
+  fields: Field[];
 }
 
 export const ENTRY_STATUSES = ['DRAFT', 'PUBLISHED', 'EDITED', 'UNPUBLISHED', 'SCHEDULED', 'ARCHIVED'] as const;
@@ -64,11 +73,13 @@ export interface Entry {
   title: string | null;
   slug: string | null;
   fields: Record<string, unknown>;
+  labels?: string[];
   /** Values of localized fields in the other locales: {code: {alias: value}}. */
   locales?: Record<string, Record<string, unknown>>;
   updatedAt: string;
   publishedAt: string | null;
   scheduledAt: string | null;
+  unpublishAt?: string | null;
 }
 
 export interface EntryVersion {

@@ -4,8 +4,9 @@ import { ApiError, csrfToken } from './api';
  * One file as the raw body (its name in the query string), reporting progress: fetch cannot
  * report an upload's progress, XMLHttpRequest can. A new asset by default (`POST /assets`);
  * with `replace`, a new version of that asset's file, its id kept (`PUT /assets/:id/content`).
+ * Resolves with the asset's id.
  */
-export function uploadAsset(file: File, onProgress: (fraction: number) => void, options: { replace?: string } = {}): Promise<void> {
+export function uploadAsset(file: File, onProgress: (fraction: number) => void, options: { replace?: string } = {}): Promise<{ id: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const name = `fileName=${encodeURIComponent(file.name.slice(0, 255))}`;
@@ -17,7 +18,13 @@ export function uploadAsset(file: File, onProgress: (fraction: number) => void, 
     if (csrf) xhr.setRequestHeader('x-csrf-token', csrf);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve();
+      if (xhr.status >= 200 && xhr.status < 300) {
+        try {
+          return resolve((JSON.parse(xhr.responseText) as { result: { id: string } }).result);
+        } catch {
+          return reject(new ApiError(xhr.status, ['The upload was stored but its answer was not the envelope.']));
+        }
+      }
       let errors = [`HTTP ${xhr.status}`];
       try {
         errors = (JSON.parse(xhr.responseText) as { errors: string[] }).errors;

@@ -5,9 +5,14 @@ import { useModels } from '../EntriesList';
 import { Link } from '../Link';
 import { navigate } from '../router';
 import { fallbackValue, rulesOf, type Entry, type Locale, type Me } from '../types';
+import { EntryTraffic } from './EntryTraffic';
 import { FieldWidget } from './FieldWidget';
 import { History } from './History';
-import { fromLocalInput, problemsByField } from './values';
+import { LabelsPicker } from './LabelsPicker';
+import { mayPreview, PreviewButton } from './PreviewButton';
+import { ProblemsContext } from './problems';
+import { Schedule, type Perform } from './Schedule';
+import { problemsByPath } from './values';
 
 type Props = { me: Me; id: string; fresh?: undefined } | { me: Me; id?: undefined; fresh: { model: string; siteId: string } };
 
@@ -36,6 +41,8 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const [changes, setChanges] = useState<Record<string, unknown>>({});
   // and in the other locales, by code then alias
   const [localeChanges, setLocaleChanges] = useState<Record<string, Record<string, unknown>>>({});
+  // the entry's labels as this person set them (null: as opened)
+  const [labels, setLabels] = useState<string[] | null>(null);
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const [problems, setProblems] = useState<string[]>([]);
   const [notice, setNotice] = useState<string | null>(() => {
@@ -47,10 +54,9 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [busy, setBusy] = useState(false);
   const [showHistory, setShowHistory] = useState(false);
-  const [when, setWhen] = useState('');
 
-  const byField = useMemo(() => problemsByField(problems), [problems]);
-  const dirty = Object.keys(changes).length > 0 || Object.keys(localeChanges).length > 0;
+  const byField = useMemo(() => problemsByPath(problems), [problems]);
+  const dirty = Object.keys(changes).length > 0 || Object.keys(localeChanges).length > 0 || labels !== null;
   const invalidOf = useCallback((a: string) => (p: string | null) => setInvalid((cur) => {
     if ((cur[a] ?? null) === p) return cur;
     const next = { ...cur };
@@ -67,9 +73,10 @@ export default function EntryEditor({ me, id, fresh }: Props) {
   const valueOf = (a: string) => (a in changes ? changes[a] : current?.fields[a]);
   const valueIn = (code: string | null, a: string) => (code === null ? valueOf(a) : a in (localeChanges[code] ?? {}) ? localeChanges[code][a] : current?.locales?.[code]?.[a]);
   const otherLocales = (locales.data ?? []).filter((l) => !l.default);
-  const sent = () => (Object.keys(localeChanges).length > 0 ? { locales: localeChanges } : {});
+  const sent = () => ({ ...(Object.keys(localeChanges).length > 0 ? { locales: localeChanges } : {}), ...(labels !== null ? { labels } : {}) });
   const hidden = new Set(rules?.hiddenFields ?? []);
   const readOnly = new Set(rules?.readOnlyFields ?? []);
+  const shownFields = new Set(model.fields.filter((f) => !hidden.has(f.alias)).map((f) => f.alias));
   // ownEntriesOnly is the API's to decide (it knows who created the entry): a refusal is shown
   const canWrite = current ? (rules?.update ?? false) : (rules?.create ?? false);
   const canPublish = rules?.publish ?? false;
@@ -91,6 +98,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     void qc.invalidateQueries({ queryKey: ['versions', saved.id] });
     setChanges({});
     setLocaleChanges({});
+    setLabels(null);
     setProblems([]);
     setError(null);
     setConflict(null);
@@ -121,13 +129,12 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     }
   };
 
-  const transition = async (name: 'publish' | 'unpublish') => {
-    if (!current) return;
+  const perform: Perform = async (write, message) => {
     setBusy(true);
     setNotice(null);
     try {
-      const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/${name}`), undefined, { 'if-match': `"${current.versionId}"` });
-      settle(res.result, name === 'publish' ? 'Published.' : 'Unpublished: delivery no longer shows it.');
+      const saved = await write();
+      settle(saved, message(saved));
     } catch (err) {
       fail(err);
     } finally {
@@ -135,25 +142,19 @@ export default function EntryEditor({ me, id, fresh }: Props) {
     }
   };
 
-  const schedule = async () => {
-    const at = fromLocalInput(when);
-    if (!current || !at) return setError('Choose when to publish.');
-    setBusy(true);
-    setNotice(null);
-    try {
-      const res = await call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/schedule`), { at }, { 'if-match': `"${current.versionId}"` });
-      settle(res.result, `Scheduled to publish at ${new Date(at).toLocaleString()}.`);
-    } catch (err) {
-      fail(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const DONE = { publish: 'Published.', unpublish: 'Unpublished: delivery no longer shows it.', archive: 'Archived: delivery no longer shows it.' };
+  const transition = (name: 'publish' | 'unpublish' | 'archive') =>
+    current &&
+    perform(
+      () => call<Entry>('POST', m(`/entries/${encodeURIComponent(current.id)}/${name}`), undefined, { 'if-match': `"${current.versionId}"` }).then((r) => r.result),
+      () => DONE[name],
+    );
 
   /** Their version replaces the form (this person's changes are dropped). */
   const takeTheirs = async () => {
     setChanges({});
     setLocaleChanges({});
+    setLabels(null);
     setConflict(null);
     await qc.invalidateQueries({ queryKey: ['entry', id] });
     setNotice('Loaded the newer version; your changes were discarded.');
@@ -195,8 +196,13 @@ export default function EntryEditor({ me, id, fresh }: Props) {
           <div role="alert" className="error-box">
             {error}
             {byField.get('')?.map((p) => <div key={p}>{p}</div>)}
+            {/* problems of a field not on this screen (hidden from this role): named here, or they would be lost */}
+            {[...byField]
+              .filter(([path]) => path !== '' && !shownFields.has(path.split(/[.[@]/)[0]))
+              .flatMap(([path, ps]) => ps.map((p) => <div key={`${path}${p}`}>{`fields.${path}: ${p}`}</div>))}
           </div>
         )}
+        <ProblemsContext value={byField}>
         {model.fields
           .filter((f) => !hidden.has(f.alias))
           .map((f) => {
@@ -223,7 +229,7 @@ export default function EntryEditor({ me, id, fresh }: Props) {
                     field={f}
                     locale={{ code: l.code, name: l.name, fallback: fallbackValue(locales.data ?? [], l.code, f.alias, valueIn) }}
                     value={valueIn(l.code, f.alias)}
-                    problems={[]}
+                    problems={byField.get(`${f.alias}@${l.code}`) ?? []}
                     disabled={!canWrite || readOnly.has(f.alias) || busy || !writable(l.code)}
                     onInvalid={invalidOf(`${f.alias}@${l.code}`)}
                     onChange={(v) => setLocaleChanges((c) => ({ ...c, [l.code]: { ...c[l.code], [f.alias]: v } }))}
@@ -232,6 +238,8 @@ export default function EntryEditor({ me, id, fresh }: Props) {
               </div>
             );
           })}
+        </ProblemsContext>
+        <LabelsPicker value={labels ?? current?.labels ?? []} onChange={setLabels} disabled={!canWrite || busy} />
         <div className="actions">
           {canWrite && (
             <button type="submit" className="primary" disabled={busy}>
@@ -246,8 +254,14 @@ export default function EntryEditor({ me, id, fresh }: Props) {
               <button type="button" disabled={busy || !current.publishedVersionId} onClick={() => transition('unpublish')}>
                 Unpublish
               </button>
+              {current.status !== 'ARCHIVED' && (
+                <button type="button" disabled={busy} onClick={() => transition('archive')}>
+                  Archive
+                </button>
+              )}
             </>
           )}
+          {current && mayPreview(me, model) && <PreviewButton entry={current} disabled={busy} />}
           {current && (
             <button type="button" aria-expanded={showHistory} onClick={() => setShowHistory((x) => !x)}>
               History
@@ -259,22 +273,12 @@ export default function EntryEditor({ me, id, fresh }: Props) {
             </span>
           )}
         </div>
-        {current && canPublish && (
-          <div className="schedule">
-            <label>
-              Publish at
-              <input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
-            </label>
-            <button type="button" disabled={busy || dirty || !when} onClick={schedule}>
-              Schedule publish
-            </button>
-            {current.scheduledAt && <span className="muted">Scheduled: {new Date(current.scheduledAt).toLocaleString()}</span>}
-          </div>
-        )}
+        {current && canPublish && <Schedule entry={current} busy={busy} dirty={dirty} perform={perform} onError={setError} />}
         <p role="status" className="notice">
           {notice}
         </p>
       </form>
+      {current && me.rules.settings.includes('analytics') && <EntryTraffic entryId={current.id} />}
       {showHistory && current && <History entry={current} canRestore={canWrite} onRestored={(e) => settle(e, 'Restored as the draft: publish it to make it live.')} />}
     </main>
   );

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Field } from '../types';
+import { ComponentField } from './ComponentField';
 import { ReferencePicker } from './ReferencePicker';
 import { ResourcePicker } from './ResourcePicker';
 import { fromLocalInput, labelOf, listText, splitList, toLocalInput } from './values';
@@ -17,14 +18,19 @@ export interface WidgetProps {
   disabled: boolean;
   /** A localized field's value in another locale: its code and name (the label says it). */
   locale?: { code: string; name: string; fallback: unknown };
+  /** A field inside a component: its value's path after `fields.` (`body[0].cta`), its label and its ids' base. */
+  path?: string;
+  label?: string;
+  idBase?: string;
 }
 
 /** One field of the entry: its label (the field's name, else its alias), its widget and its problems. */
 export function FieldWidget(props: WidgetProps) {
   const { field, problems, locale } = props;
-  const id = locale ? `field-${field.alias}-${locale.code}` : `field-${field.alias}`;
+  const base = props.idBase ?? `field-${field.alias}`;
+  const id = locale ? `${base}-${locale.code}` : base;
   const errorId = problems.length > 0 ? `${id}-error` : undefined;
-  const label = locale ? `${labelOf(field)} (${locale.name})` : labelOf(field);
+  const label = props.label ?? (locale ? `${labelOf(field)} (${locale.name})` : labelOf(field));
   const empty = props.value === undefined || props.value === null || props.value === '';
   return (
     <div className={`field field-${field.type}${problems.length ? ' invalid' : ''}`}>
@@ -43,7 +49,7 @@ export function FieldWidget(props: WidgetProps) {
 
 const Mark = ({ field }: { field: Field }) => (field.required ? <span className="required"> (required)</span> : null);
 
-function Control({ field, value, onChange, onInvalid, disabled, problems, id, label, describedBy }: WidgetProps & { id: string; label: string; describedBy?: string }) {
+function Control({ field, value, onChange, onInvalid, disabled, problems, id, label, describedBy, path, locale }: WidgetProps & { id: string; label: string; describedBy?: string }) {
   const common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': problems.length > 0 || undefined, required: field.required };
   const labelEl = (
     <label htmlFor={id}>
@@ -127,7 +133,23 @@ function Control({ field, value, onChange, onInvalid, disabled, problems, id, la
     case 'media':
     case 'author':
     case 'section':
-      return <ResourcePicker field={field} id={id} label={label} value={value} onChange={onChange} disabled={disabled} describedBy={describedBy} />;
+      return <ResourcePicker field={field} label={label} value={value} onChange={onChange} disabled={disabled} describedBy={describedBy} />;
+    case 'component':
+      return (
+        <ComponentField
+          field={field}
+          id={id}
+          label={label}
+          // a locale's value: its nested problems are not the default locale's
+          path={locale ? `${path ?? field.alias}@${locale.code}` : (path ?? field.alias)}
+          value={value}
+          onChange={onChange}
+          onInvalid={onInvalid}
+          disabled={disabled}
+          describedBy={describedBy}
+          Widget={FieldWidget}
+        />
+      );
     case 'richcontent':
       return (
         <>
@@ -136,7 +158,7 @@ function Control({ field, value, onChange, onInvalid, disabled, problems, id, la
             <Mark field={field} />
           </span>
           <Suspense fallback={<p className="loading">Loading the editor…</p>}>
-            <RichContent labelledBy={`${id}-label`} describedBy={describedBy} value={value} onChange={onChange} disabled={disabled} />
+            <RichContent labelledBy={`${id}-label`} label={label} describedBy={describedBy} value={value} onChange={onChange} disabled={disabled} />
           </Suspense>
         </>
       );

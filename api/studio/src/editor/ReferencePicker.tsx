@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
 import { get, m } from '../api';
 import type { Entry, Field } from '../types';
+import { EntrySearch } from './EntrySearch';
 
 /**
  * A reference field: the chosen entries, and a search among the entries of the allowed models
@@ -17,28 +17,12 @@ export function ReferencePicker({ field, label, value, onChange, disabled, descr
 }) {
   const list = field.valueType === 'list';
   const chosen: string[] = list ? (Array.isArray(value) ? value.map(String) : []) : typeof value === 'string' && value ? [value] : [];
-  const [query, setQuery] = useState('');
-  const [open, setOpen] = useState(false);
-  const id = useId();
-  const allowed = field.allowedModels;
-  const params = new URLSearchParams({ pageSize: '10' });
-  if (allowed.length === 1) params.set('model', allowed[0]);
-  if (query.trim()) params.set('search', query.trim());
-  const found = useQuery({
-    queryKey: ['pick', params.toString()],
-    queryFn: () => get<Entry[]>(m(`/entries?${params}`)),
-    enabled: open,
-  });
   const titles = useQuery({
     queryKey: ['titles', chosen],
     queryFn: () => Promise.all(chosen.map((c) => get<Entry>(m(`/entries/${encodeURIComponent(c)}`)).catch(() => null))),
     enabled: chosen.length > 0,
   });
-  const candidates = (found.data ?? []).filter((e) => (allowed.length === 0 || allowed.includes(e.model)) && !chosen.includes(e.id));
-  const choose = (e: Entry) => {
-    onChange(list ? [...chosen, e.id] : e.id);
-    if (!list) setOpen(false);
-  };
+  const choose = (e: Entry) => onChange(list ? [...chosen, e.id] : e.id);
   const remove = (c: string) => onChange(list ? chosen.filter((x) => x !== c) : null);
 
   return (
@@ -57,24 +41,7 @@ export function ReferencePicker({ field, label, value, onChange, disabled, descr
         ))}
         {chosen.length === 0 && <li className="muted">None chosen</li>}
       </ul>
-      {!disabled && (list || chosen.length === 0) && (
-        <div>
-          <label htmlFor={`${id}-q`}>Find an entry for {label}</label>
-          <input id={`${id}-q`} type="search" value={query} onFocus={() => setOpen(true)} onChange={(e) => (setQuery(e.target.value), setOpen(true))} />
-          {open && (
-            <ul className="candidates" aria-label={`Entries to choose for ${label}`}>
-              {candidates.map((e) => (
-                <li key={e.id}>
-                  <button type="button" onClick={() => choose(e)}>
-                    {e.title || e.id} <span className="muted">({e.model})</span>
-                  </button>
-                </li>
-              ))}
-              {found.data && candidates.length === 0 && <li className="muted">No entries found</li>}
-            </ul>
-          )}
-        </div>
-      )}
+      {!disabled && (list || chosen.length === 0) && <EntrySearch label={`Find an entry for ${label}`} listLabel={`Entries to choose for ${label}`} allowed={field.allowedModels} exclude={chosen} onPick={choose} />}
     </fieldset>
   );
 }

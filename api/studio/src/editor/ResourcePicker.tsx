@@ -1,62 +1,66 @@
 import { useQuery } from '@tanstack/react-query';
 import { get, m } from '../api';
 import type { Field } from '../types';
+import { nameOf, NOUNS, thumbnailOf, useResources, type Resource, type ResourceKind } from './resources';
+import { ResourceSearch } from './ResourceSearch';
+import { UploadInput } from './UploadInput';
 
-const SOURCES = { media: '/assets?pageSize=100', author: '/authors?pageSize=100', section: '/sections?pageSize=100' } as const;
-
-interface Resource {
-  id: string;
-  title?: string | null;
-  name?: string | null;
-  fileName?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-}
-
-/** A media, author or section field: chosen from the organization's (first hundred) of them. */
-export function ResourcePicker({ field, id, label, value, onChange, disabled, describedBy }: {
+/**
+ * A media, author or section field: the chosen ones (each removable), a search among the
+ * organization's, and for media an upload whose new asset is chosen at once.
+ */
+export function ResourcePicker({ field, label, value, onChange, disabled, describedBy }: {
   field: Field;
-  id: string;
   label: string;
   value: unknown;
   onChange: (v: unknown) => void;
   disabled: boolean;
   describedBy?: string;
 }) {
-  const source = SOURCES[field.type as keyof typeof SOURCES];
-  const items = useQuery({ queryKey: ['resources', source], queryFn: () => get<Resource[]>(m(source)) });
-  const nameOf = (r: Resource) => r.title || r.name || [r.firstName, r.lastName].filter(Boolean).join(' ') || r.fileName || r.id;
+  const kind = field.type as ResourceKind;
   const list = field.valueType === 'list';
-  const chosen = list ? (Array.isArray(value) ? value.map(String) : []) : typeof value === 'string' ? [value] : [];
+  const chosen = list ? (Array.isArray(value) ? value.map(String) : []) : typeof value === 'string' && value ? [value] : [];
+  const known = useResources(kind, chosen.length > 0);
+  // a chosen one beyond the newest hundred (or just uploaded) is read by its id
+  const missing = chosen.filter((c) => known.data && !known.data.some((r) => r.id === c));
+  const extra = useQuery({
+    queryKey: ['resource', kind, missing],
+    queryFn: () => Promise.all(missing.map((c) => get<Resource>(m(`/${kind === 'media' ? 'assets' : `${kind}s`}/${encodeURIComponent(c)}`)).catch(() => null))),
+    enabled: missing.length > 0,
+  });
+  const find = (c: string) => known.data?.find((x) => x.id === c) ?? extra.data?.find((x) => x?.id === c);
+  const title = (c: string) => {
+    const r = find(c);
+    return r ? nameOf(r) : c;
+  };
+  const choose = (id: string) => onChange(list ? [...chosen, id] : id);
+  const remove = (c: string) => onChange(list ? (chosen.length > 1 ? chosen.filter((x) => x !== c) : null) : null);
+  const open = !disabled && (list || chosen.length === 0);
   return (
-    <>
-      <label htmlFor={id}>
+    <fieldset className="picker" aria-describedby={describedBy}>
+      <legend>
         {label}
         {field.required && <span className="required"> (required)</span>}
-      </label>
-      <select
-        id={id}
-        multiple={list}
-        disabled={disabled}
-        aria-describedby={describedBy}
-        value={list ? chosen : (chosen[0] ?? '')}
-        onChange={(e) => onChange(list ? [...e.target.selectedOptions].map((o) => o.value) : e.target.value || null)}
-      >
-        {!list && <option value="">(none)</option>}
-        {(items.data ?? []).map((r) => (
-          <option key={r.id} value={r.id}>
-            {nameOf(r)}
-          </option>
-        ))}
-        {/* a chosen one beyond the first hundred stays chosen */}
-        {chosen
-          .filter((c) => !(items.data ?? []).some((r) => r.id === c))
-          .map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-      </select>
-    </>
+      </legend>
+      <ul className="chosen">
+        {chosen.map((c) => {
+          const thumb = thumbnailOf(find(c));
+          return (
+            <li key={c}>
+              {thumb && <img className="thumb" src={thumb} alt="" />}
+              <span>{title(c)}</span>
+              {!disabled && (
+                <button type="button" className="link" onClick={() => remove(c)} aria-label={`Remove ${title(c)} from ${label}`}>
+                  Remove
+                </button>
+              )}
+            </li>
+          );
+        })}
+        {chosen.length === 0 && <li className="muted">None chosen</li>}
+      </ul>
+      {open && <ResourceSearch kind={kind} label={`Find ${NOUNS[kind]} for ${label}`} listLabel={`Choices for ${label}`} exclude={chosen} onPick={(r) => choose(r.id)} />}
+      {open && kind === 'media' && <UploadInput label={`Upload a file for ${label}`} onUploaded={(id) => choose(id)} />}
+    </fieldset>
   );
 }

@@ -1,6 +1,9 @@
 import { EditorContent, Node, useEditor, type JSONContent } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useState } from 'react';
+import { EntrySearch } from './EntrySearch';
+import { ResourceSearch } from './ResourceSearch';
+import { UploadInput } from './UploadInput';
 
 // TipTap's JSON is Folio's rich content document as is: the same {type: 'doc', content} tree,
 // with Folio's embedded-entry and embedded-media blocks as two atom nodes. Nothing is converted.
@@ -26,7 +29,17 @@ function editable(doc: unknown): boolean {
   return doc === null || doc === undefined || (typeof doc === 'object' && walk(doc as JSONContent));
 }
 
-export default function RichContent(props: { labelledBy: string; describedBy?: string; value: unknown; onChange: (v: unknown) => void; disabled: boolean }) {
+type Props = {
+  labelledBy: string;
+  /** The field's label: the toolbar's controls are named after it (a screen may hold several rich fields). */
+  label: string;
+  describedBy?: string;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  disabled: boolean;
+};
+
+export default function RichContent(props: Props) {
   if (!editable(props.value)) {
     return (
       <p className="hint" id={`${props.labelledBy}-unsupported`}>
@@ -37,9 +50,8 @@ export default function RichContent(props: { labelledBy: string; describedBy?: s
   return <Editor {...props} />;
 }
 
-function Editor({ labelledBy, describedBy, value, onChange, disabled }: { labelledBy: string; describedBy?: string; value: unknown; onChange: (v: unknown) => void; disabled: boolean }) {
-  const [embedding, setEmbedding] = useState(false);
-  const [embedId, setEmbedId] = useState('');
+function Editor({ labelledBy, label, describedBy, value, onChange, disabled }: Props) {
+  const [embedding, setEmbedding] = useState<'entry' | 'media' | null>(null);
   const editor = useEditor({
     extensions: EXTENSIONS,
     content: (value as JSONContent | null) ?? undefined,
@@ -52,46 +64,43 @@ function Editor({ labelledBy, describedBy, value, onChange, disabled }: { labell
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? null : e.getJSON()),
   });
   if (!editor) return null;
-  const insert = () => {
-    if (embedId.trim()) editor.chain().focus().insertContent({ type: 'cms_reference', attrs: { id: embedId.trim() } }).run();
-    setEmbedId('');
-    setEmbedding(false);
+  // after the selection, not over it: a block just embedded is selected, and a second would replace it
+  const embed = (node: JSONContent) => editor.chain().focus().insertContentAt(editor.state.selection.to, node).run();
+  const embedAs = (type: 'cms_reference' | 'cms_media', id: string) => {
+    embed({ type, attrs: { id } });
+    setEmbedding(null);
   };
-  const toggle = (name: string, run: () => boolean) => (
-    <button type="button" aria-pressed={editor.isActive(name)} onClick={run} disabled={disabled}>
-      {name === 'heading' ? 'Heading' : name === 'bulletList' ? 'List' : name[0].toUpperCase() + name.slice(1)}
-    </button>
-  );
+  const toggle = (name: string, run: () => boolean) => {
+    const text = name === 'heading' ? 'Heading' : name === 'bulletList' ? 'List' : name[0].toUpperCase() + name.slice(1);
+    return (
+      <button type="button" aria-pressed={editor.isActive(name)} onClick={run} disabled={disabled} aria-label={`${text} in ${label}`}>
+        {text}
+      </button>
+    );
+  };
   return (
     <div className="rich-editor">
-      <div role="toolbar" aria-label="Formatting" className="toolbar">
+      <div role="toolbar" aria-label={`Formatting of ${label}`} className="toolbar">
         {toggle('bold', () => editor.chain().focus().toggleBold().run())}
         {toggle('italic', () => editor.chain().focus().toggleItalic().run())}
         {toggle('heading', () => editor.chain().focus().toggleHeading({ level: 2 }).run())}
         {toggle('bulletList', () => editor.chain().focus().toggleBulletList().run())}
-        <button type="button" disabled={disabled} aria-expanded={embedding} onClick={() => setEmbedding((x) => !x)}>
-          Embed an entry
+        <button type="button" disabled={disabled} aria-expanded={embedding === 'entry'} onClick={() => setEmbedding((x) => (x === 'entry' ? null : 'entry'))}>
+          Embed an entry in {label}
+        </button>
+        <button type="button" disabled={disabled} aria-expanded={embedding === 'media'} onClick={() => setEmbedding((x) => (x === 'media' ? null : 'media'))}>
+          Embed media in {label}
         </button>
       </div>
-      {embedding && (
-        // not a form: the entry editor around it is one
+      {embedding === 'media' && (
         <div className="embed-form">
-          <label>
-            Entry id to embed
-            <input
-              value={embedId}
-              onChange={(e) => setEmbedId(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  insert();
-                }
-              }}
-            />
-          </label>
-          <button type="button" onClick={insert}>
-            Embed
-          </button>
+          <ResourceSearch kind="media" label={`Find media to embed in ${label}`} listLabel={`Media to embed in ${label}`} onPick={(r) => embedAs('cms_media', r.id)} />
+          <UploadInput label={`Upload media to embed in ${label}`} onUploaded={(id) => embedAs('cms_media', id)} />
+        </div>
+      )}
+      {embedding === 'entry' && (
+        <div className="embed-form">
+          <EntrySearch label={`Find an entry to embed in ${label}`} listLabel={`Entries to embed in ${label}`} allowed={[]} onPick={(e) => embedAs('cms_reference', e.id)} />
         </div>
       )}
       <EditorContent editor={editor} />

@@ -30,15 +30,19 @@ export const splitList = (s: string): string[] =>
 export const labelOf = (f: Field): string => f.name ?? f.alias;
 
 /**
- * The model's validation problems (`fields.title: required`, `fields.tags[2]: …`) by field alias;
- * the rest (about the entry as a whole) under ''.
+ * The model's validation problems by the path of the value they are about, after `fields.`
+ * (a locale's values, `locales.de-DE.summary`, under `summary@de-DE`):
+ * `fields.title: required` under `title`, `fields.tags[2]: …` under `tags` (a list's item is shown
+ * on its list), `fields.body[0].cta.target: …` under `body[0].cta.target` (a component's field,
+ * shown on that nested field); the rest (about the entry as a whole) under ''.
  */
-export function problemsByField(problems: string[]): Map<string, string[]> {
+export function problemsByPath(problems: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const p of problems) {
-    const m = /^fields\.([A-Za-z_][A-Za-z0-9_]*)(?:\[\d+\])?: (.*)$/.exec(p);
-    const key = m ? m[1] : '';
-    out.set(key, [...(out.get(key) ?? []), m ? m[2] : p]);
+    const m = /^(?:fields|locales\.([A-Za-z0-9-]+))\.([A-Za-z_][A-Za-z0-9_]*)([A-Za-z0-9_.[\]]*?)(?:\[\d+\])?: (.*)$/s.exec(p);
+    // a locale's value is keyed `alias@code`, as its widget is
+    const key = m ? `${m[2]}${m[1] ? `@${m[1]}` : ''}${m[3]}` : '';
+    out.set(key, [...(out.get(key) ?? []), m ? m[4] : p]);
   }
   return out;
 }

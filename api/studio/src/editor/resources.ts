@@ -1,0 +1,47 @@
+import { useQuery } from '@tanstack/react-query';
+import { get, m } from '../api';
+
+// The organization's media, authors and sections as the editor's pickers read them.
+
+export type ResourceKind = 'media' | 'author' | 'section';
+
+export interface Resource {
+  id: string;
+  title?: string | null;
+  name?: string | null;
+  fileName?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  tags?: string[] | null;
+  type?: string | null;
+  /** Media only: where the file is served. */
+  url?: string;
+}
+
+/** An image the Studio may show: its CSP lets images come from its own origin only. */
+export const thumbnailOf = (r: Resource | null | undefined): string | null =>
+  r?.type === 'IMAGE' && r.url && new URL(r.url, location.href).origin === location.origin ? r.url : null;
+
+const SOURCES: Record<ResourceKind, string> = { media: '/assets', author: '/authors', section: '/sections' };
+
+/** What a picker calls one of them, in its buttons and names. */
+export const NOUNS: Record<ResourceKind, string> = { media: 'media', author: 'an author', section: 'a section' };
+
+export const nameOf = (r: Resource): string => r.title || r.name || [r.firstName, r.lastName].filter(Boolean).join(' ') || r.fileName || r.id;
+
+/**
+ * The newest hundred of a kind (the API's largest page), searched in the browser: the listings
+ * of assets, authors and sections take no search parameter.
+ */
+export const useResources = (kind: ResourceKind, enabled = true) =>
+  useQuery({ queryKey: ['resources', kind], queryFn: () => get<Resource[]>(m(`${SOURCES[kind]}?pageSize=100`)), enabled, staleTime: 10_000 });
+
+/** Whether `r` matches the words typed: each word in its name, file name, tags or type. */
+export function matches(r: Resource, query: string): boolean {
+  const text = [nameOf(r), r.fileName, r.type, ...(r.tags ?? [])].filter(Boolean).join(' ').toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => text.includes(w));
+}
