@@ -77,6 +77,7 @@ export function useTenant(deps: { services: Services; cache: SchemaCache; states
           publicBaseUrl: services.config.publicBaseUrl,
           traffic: state.identity.scopes.includes('analytics') ? services.entryTraffic : null,
           imageLimits: publishableImageLimitsOf(state.identity),
+          imageWatermark: state.identity.delivery.imageWatermark,
           live: deps.live ? { changes: deps.live, stillAdmitted: () => isCredentialLive(services.db, state.identity) } : undefined,
       });
       // Resolvers read the delivery context members straight from the GraphQL context.

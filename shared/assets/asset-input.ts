@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { cropProblem } from './image-ops.js';
-import { FLIPS, GRAVITIES, OUTPUT_FORMATS, RESIZE_MODES, ROTATIONS, SMART_CROPS } from './types.js';
+import { MAX_FRAME, MAX_INPUT_SIDE } from './limits.js';
+import { FLIPS, GRAVITIES, MAX_TRIM, OUTPUT_FORMATS, RESIZE_MODES, ROTATIONS, SMART_CROPS } from './types.js';
 
 /** Input schemas of the management asset and preset routes (body and query); every error names its field. */
 
@@ -70,6 +71,18 @@ const int = (min: number, max: number) => z.number('must be a number').int('must
 const anyCase = <T extends z.ZodType>(schema: T, to: 'upper' | 'lower') =>
   z.preprocess((v) => (typeof v === 'string' ? (to === 'upper' ? v.toUpperCase() : v.toLowerCase()) : v), schema);
 
+/** An overlay as a preset or the organization's watermark names it: an image asset of the organization and how it is drawn. */
+export const overlaySchema = z
+  .object({
+    assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id'),
+    gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
+    opacity: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+    scale: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
+    offsetX: int(0, 8192).optional(),
+    offsetY: int(0, 8192).optional(),
+  })
+  .strict();
+
 export const presetInputSchema = z
   .object({
     width: int(1, 8192).optional(),
@@ -89,19 +102,19 @@ export const presetInputSchema = z
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       })
       .optional(),
-    background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb').optional(),
-    grayscale: z.boolean('must be true or false').optional(),
-    overlay: z
-      .object({
-        assetId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be an asset id'),
-        gravity: anyCase(z.enum(GRAVITIES, `must be one of ${GRAVITIES.join(', ')} (any case)`), 'upper').optional(),
-        opacity: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
-        scale: z.number('must be a number').gt(0, 'must be above 0').max(1, 'must be at most 1').optional(),
-      })
+    cropPixels: z
+      .object({ x: int(0, MAX_INPUT_SIDE - 1), y: int(0, MAX_INPUT_SIDE - 1), width: int(1, MAX_INPUT_SIDE), height: int(1, MAX_INPUT_SIDE) })
       .strict()
       .optional(),
+    trim: int(1, MAX_TRIM).optional(),
+    autoQuality: z.boolean('must be true or false').optional(),
+    frame: int(0, MAX_FRAME).optional(),
+    background: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb').optional(),
+    grayscale: z.boolean('must be true or false').optional(),
+    overlay: overlaySchema.optional(),
   })
-  .strict();
+  .strict()
+  .refine((p) => !(p.crop && p.cropPixels), { message: 'give the cut once, as crop (fractions) or cropPixels (pixels)', path: ['cropPixels'] });
 
 export const presetNameSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1–64 lowercase letters, digits, "_" or "-"');
 

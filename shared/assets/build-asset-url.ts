@@ -1,8 +1,8 @@
 import { badRequest } from '../errors/index.js';
-import { MAX_OUTPUT_SIDE } from './limits.js';
+import { MAX_FRAME, MAX_OUTPUT_SIDE } from './limits.js';
 import { checkPublishableDerivative, type PublishableImageLimits } from './publishable-image-limits.js';
 import { outputSize, pixelBudgetProblem } from './transform-plan.js';
-import { cropProblem, encodeOps, NO_OPS, overlayProblem } from './image-ops.js';
+import { cropProblem, encodeOps, NO_OPS, overlayProblem, pixelCropOutside, pixelCropProblem, trimProblem } from './image-ops.js';
 import { defaultOutputFormat, isTransformable } from './source-format.js';
 import {
   ROTATIONS,
@@ -13,8 +13,10 @@ import {
   type Gravity,
   type ImageOps,
   type ImagePresetOptions,
+  type ImageWatermark,
   type Orientation,
   type OutputFormat,
+  type PixelRect,
   type ResizeMode,
   type Rotation,
   type SmartCrop,
@@ -50,6 +52,14 @@ export interface AssetTransformationInput {
   flip?: Flip | null;
   /** Fractions of the upright source (`c_x_y_w_h`). */
   crop?: CropRect | null;
+  /** The same cut in pixels of the upright source (`cp_x_y_w_h`); not with `crop`. */
+  cropPixels?: PixelRect | null;
+  /** Trim a uniform border, threshold 1–100 (`t_N`). */
+  trim?: number | null;
+  /** The quality chosen for the output format (`q_auto`), over `quality`. */
+  autoQuality?: boolean | null;
+  /** This frame (from 0) of an animated source as a still (`fr_N`). */
+  frame?: number | null;
   /** `#rrggbb` (`bg_rrggbb`). */
   background?: string | null;
   grayscale?: boolean | null;
@@ -57,9 +67,16 @@ export interface AssetTransformationInput {
   overlay?: OverlayInput | null;
 }
 
-/** The overlay a transformation asks for: its own, else its preset's (the caller looks that asset up). */
-export function overlayAssetIdOf(t: AssetTransformationInput | null | undefined, presets: ReadonlyMap<string, ImagePresetOptions>): string | undefined {
-  return t?.overlay?.assetId ?? (t?.preset ? presets.get(t.preset)?.overlay?.assetId : undefined);
+/**
+ * The overlay a transformation gets: its own, else its preset's, else the organization's
+ * watermark (the caller looks that asset up).
+ */
+export function overlayAssetIdOf(
+  t: AssetTransformationInput | null | undefined,
+  presets: ReadonlyMap<string, ImagePresetOptions>,
+  watermark: ImageWatermark | null | undefined = null,
+): string | undefined {
+  return t?.overlay?.assetId ?? (t?.preset ? presets.get(t.preset)?.overlay?.assetId : undefined) ?? watermark?.assetId;
 }
 
 /** `CmsImageOverlay`: gravity SOUTH_EAST, opacity 1 and scale 0.25 of the base's width by default. */
@@ -68,6 +85,9 @@ export interface OverlayInput {
   gravity?: Gravity | null;
   opacity?: number | null;
   scale?: number | null;
+  /** Pixels of the result away from the edges the gravity names (`ox_N`, `oy_N`). */
+  offsetX?: number | null;
+  offsetY?: number | null;
 }
 
 /** The overlay's asset as the caller found it in the organization (null: not there). */
@@ -110,6 +130,8 @@ export interface BuildAssetUrlContext {
   presets: ReadonlyMap<string, ImagePresetOptions>;
   /** A publishable key's limits (the org's delivery settings); absent for other tokens. */
   limits?: PublishableImageLimits;
+  /** The organization's watermark: the overlay of derivatives whose transformation and preset name none. */
+  watermark?: ImageWatermark | null;
 }
 
 const isVideo = (a: UrlAsset) => a.type === 'VIDEO' || a.type === 'VIDEO_PLAYLIST';
@@ -131,11 +153,21 @@ function overlayOf(o: OverlayInput, asset: OverlayAsset | null | undefined): Ima
   if (!asset || asset.id !== o.assetId || asset.type !== 'IMAGE' || !isTransformable(asset.contentType)) {
     throw badRequest(`transformation.overlay.assetId: no image asset "${o.assetId}" in this organization.`);
   }
-  return { assetId: asset.id, versionId: asset.versionId, gravity: o.gravity ?? 'SOUTH_EAST', opacity: o.opacity ?? 1, scale: o.scale ?? 0.25 };
+  return {
+    assetId: asset.id,
+    versionId: asset.versionId,
+    gravity: o.gravity ?? 'SOUTH_EAST',
+    opacity: o.opacity ?? 1,
+    scale: o.scale ?? 0.25,
+    ...(o.offsetX ? { offsetX: o.offsetX } : {}),
+    ...(o.offsetY ? { offsetY: o.offsetY } : {}),
+  };
 }
 
+const overlayFor = (o: OverlayInput | null | undefined, asset: OverlayAsset | null | undefined) => (o ? overlayOf(o, asset) : undefined);
+
 /** Explicit transformation fields override the named preset's. */
-function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['presets']): ImageOps {
+function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['presets'], watermark: ImageWatermark | null = null): ImageOps {
   const t = input.transformation ?? {};
   let preset: ImagePresetOptions = {};
   if (t.preset) {
@@ -162,10 +194,16 @@ function imageOpsFor(input: BuildAssetUrlInput, presets: BuildAssetUrlContext['p
     smartCrop,
     rotate: ((t.rotate ?? undefined) as Rotation | undefined) ?? preset.rotate,
     flip: t.flip ?? preset.flip,
-    crop: t.crop ?? preset.crop,
+    // An explicit cut of either kind replaces the preset's.
+    crop: t.cropPixels ? undefined : (t.crop ?? preset.crop),
+    cropPixels: t.crop ? undefined : (t.cropPixels ?? preset.cropPixels),
+    trim: t.trim ?? preset.trim,
+    frame: t.frame ?? preset.frame,
+    // A quality given with the transformation beats the preset's q_auto, as its fields do.
+    autoQuality: (t.autoQuality ?? (typeof t.quality === 'number' ? false : preset.autoQuality)) || undefined,
     background: backgroundKey(t.background ?? preset.background),
     grayscale: (t.grayscale ?? preset.grayscale) || undefined,
-    overlay: (t.overlay ?? preset.overlay) ? overlayOf((t.overlay ?? preset.overlay)!, input.overlayAsset) : undefined,
+    overlay: overlayFor(t.overlay ?? preset.overlay ?? watermark, input.overlayAsset),
   };
 }
 
@@ -210,10 +248,19 @@ function checkRanges(t: AssetTransformationInput): void {
   }
   const cropIssue = t.crop ? cropProblem(t.crop) : null;
   if (cropIssue) throw badRequest(`transformation.crop: ${cropIssue}.`);
+  if (t.crop && t.cropPixels) throw badRequest('transformation.cropPixels: give the cut once, as crop (fractions) or cropPixels (pixels).');
+  const pixelIssue = t.cropPixels ? pixelCropProblem(t.cropPixels) : null;
+  if (pixelIssue) throw badRequest(`transformation.cropPixels: ${pixelIssue}.`);
+  if (t.frame !== null && t.frame !== undefined && (!Number.isInteger(t.frame) || t.frame < 0 || t.frame > MAX_FRAME)) {
+    throw badRequest(`transformation.frame: must be an integer from 0 to ${MAX_FRAME}.`);
+  }
+  const trimIssue = t.trim !== null && t.trim !== undefined ? trimProblem(t.trim) : null;
+  if (trimIssue) throw badRequest(`transformation.trim: ${trimIssue}.`);
   if (t.background !== null && t.background !== undefined && !BACKGROUND.test(t.background)) {
     throw badRequest('transformation.background: must be a colour as #rrggbb.');
   }
-  const overlayIssue = t.overlay ? overlayProblem({ opacity: t.overlay.opacity ?? 1, scale: t.overlay.scale ?? 0.25 }) : null;
+  const o = t.overlay;
+  const overlayIssue = o ? overlayProblem({ opacity: o.opacity ?? 1, scale: o.scale ?? 0.25, offsetX: o.offsetX ?? undefined, offsetY: o.offsetY ?? undefined }) : null;
   if (overlayIssue) throw badRequest(`transformation.overlay: ${overlayIssue}.`);
   if (t.dpr !== null && t.dpr !== undefined && (!Number.isFinite(t.dpr) || t.dpr < 1 || t.dpr > MAX_DPR)) {
     throw badRequest(`transformation.dpr: must be a number from 1 to ${MAX_DPR}.`);
@@ -223,6 +270,8 @@ function checkRanges(t: AssetTransformationInput): void {
 /** An image URL that could never be served is refused where it is asked for (400). */
 function checkPixelBudget(ops: ImageOps, source: Pick<UrlAsset, 'width' | 'height'>): void {
   if (!source.width || !source.height) return;
+  const outside = ops.cropPixels ? pixelCropOutside(ops.cropPixels, { width: source.width, height: source.height }) : null;
+  if (outside) throw badRequest(`transformation.cropPixels: ${outside}.`);
   const problem = pixelBudgetProblem(outputSize(ops, { width: source.width, height: source.height }));
   if (problem) throw badRequest(`transformation: ${problem}.`);
 }
@@ -247,13 +296,13 @@ export function buildAssetUrl(input: BuildAssetUrlInput, ctx: BuildAssetUrlConte
     // Only the poster of a video is an image; /img resolves it from the video asset.
     if (t.format !== 'THUMBNAIL') return original;
     if (!asset.posterAssetId && !asset.posterKey) return null;
-    const ops = imageOpsFor(input, ctx.presets);
+    const ops = imageOpsFor(input, ctx.presets, ctx.watermark ?? null);
     if (ctx.limits) checkPublishableDerivative(t, ops, asset, ctx.limits);
     return ctx.baseUrl + imagePath(ctx.secret, { orgId, assetId: asset.id, versionId: asset.versionId, ops: { ...ops, format: ops.format ?? 'jpeg' } });
   }
 
   if (!isTransformable(asset.contentType)) return original;
-  const ops = imageOpsFor(input, ctx.presets);
+  const ops = imageOpsFor(input, ctx.presets, ctx.watermark ?? null);
   checkPixelBudget(ops, asset);
   const format = ops.format ?? defaultOutputFormat(asset.contentType);
   // Nothing to change: the original is the answer (by default the URL is the original image's).

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probeImage } from './probe-image.js';
-import { transformImage } from './transform-image.js';
-import type { ImageOps, OutputFormat } from './types.js';
+import { overlayPosition, transformImage } from './transform-image.js';
+import type { ImageOps, ImageOverlay, OutputFormat } from './types.js';
 
 // Smart crop and the everyday edits, each against raw sharp doing the same work step by step.
 
@@ -136,6 +136,73 @@ describe('everyday edits against raw sharp', () => {
   });
 });
 
+describe('q_auto, pixel cuts and trim against raw sharp', () => {
+  let src: Buffer;
+  let framed: Buffer;
+  beforeAll(async () => {
+    src = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
+    // The photograph (480×300) on a uniform border: 40 pixels of flat blue-grey each side.
+    framed = await sharp(src).extend({ top: 40, bottom: 40, left: 40, right: 40, background: '#405060' }).png().toBuffer();
+  });
+
+  it('q_auto encodes each lossy format at its chosen quality', async () => {
+    for (const [format, quality] of [
+      ['webp', 75],
+      ['avif', 40],
+      ['jpeg', 80],
+    ] as const) {
+      const out = await run(src, { width: 240, autoQuality: true }, format);
+      const expected = await sharp(src).resize({ width: 240 })[format]({ quality }).toBuffer();
+      expect(out.equals(expected), format).toBe(true);
+    }
+    // the control: q_auto is not sharp's default quality where they differ
+    const auto = await run(src, { width: 240, autoQuality: true }, 'webp');
+    const at80 = await sharp(src).resize({ width: 240 }).webp({ quality: 80 }).toBuffer();
+    expect(auto.length).toBeLessThan(at80.length);
+    const avif50 = await sharp(src).resize({ width: 240 }).avif({ quality: 50 }).toBuffer();
+    expect((await run(src, { width: 240, autoQuality: true }, 'avif')).length).toBeLessThan(avif50.length);
+    // a number given with q_auto loses to it
+    expect((await run(src, { width: 240, autoQuality: true, quality: 20 }, 'webp')).equals(auto)).toBe(true);
+  });
+
+  it('cuts a rectangle in source pixels before resizing', async () => {
+    const expected = await sharp(await sharp(src).extract({ left: 100, top: 30, width: 200, height: 160 }).png().toBuffer()).resize({ width: 100 }).png().toBuffer();
+    await expectClose(await run(src, { cropPixels: { x: 100, y: 30, width: 200, height: 160 }, width: 100 }), expected);
+    // the control: a rectangle 40 pixels to the right is another picture
+    const moved = await run(src, { cropPixels: { x: 140, y: 30, width: 200, height: 160 }, width: 100 });
+    expect((await difference(moved, expected)).mean).toBeGreaterThan(5);
+  });
+
+  it('trims a uniform border, then resizes', async () => {
+    const expected = await sharp(await sharp(framed).trim({ threshold: 10 }).png().toBuffer()).resize({ width: 240 }).png().toBuffer();
+    const out = await run(framed, { trim: 10, width: 240 });
+    const meta = await sharp(out).metadata();
+    expect([meta.width, meta.height]).toEqual([240, 150]);
+    await expectClose(out, expected);
+    await expectClose(out, await sharp(src).resize({ width: 240 }).png().toBuffer(), 3);
+    // the control: without t the border stays (and shrinks the photograph in the same width)
+    const kept = await run(framed, { width: 240 });
+    expect((await sharp(kept).metadata()).height).toBe(163);
+  });
+
+  it('cuts, then trims, then turns: a fill is planned from the trimmed size', async () => {
+    // The cut keeps the left border and the photograph's left half; the trim removes that border.
+    const cut = await sharp(framed).extract({ left: 0, top: 0, width: 280, height: 380 }).png().toBuffer();
+    const trimmedCut = await sharp(cut).trim({ threshold: 10 }).png().toBuffer();
+    expect((await sharp(trimmedCut).metadata()).width).toBe(240);
+    const expected = await sharp(await sharp(trimmedCut).rotate(90).png().toBuffer()).resize({ width: 150, height: 150, fit: 'cover' }).png().toBuffer();
+    const out = await run(framed, { cropPixels: { x: 0, y: 0, width: 280, height: 380 }, trim: 10, rotate: 90, width: 150, height: 150, resize: 'FILL' });
+    await expectClose(out, expected);
+  });
+
+  it('a uniform image trims to itself', async () => {
+    const flat = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#808080' } }).png().toBuffer();
+    const out = await run(flat, { trim: 10 });
+    const meta = await sharp(out).metadata();
+    expect([meta.width, meta.height]).toEqual([64, 48]);
+  });
+});
+
 describe('overlays against raw sharp', () => {
   it('draws the overlay scaled, at its gravity and opacity, over the resized image', async () => {
     const base = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
@@ -154,6 +221,86 @@ describe('overlays against raw sharp', () => {
     const elsewhere = await transformImage(base, { width: 240, overlay: { assetId: 'a', versionId: 'v', gravity: 'SOUTH_EAST', opacity: 0.5, scale: 0.5 }, format: 'png' }, { overlay: { input: logo, header } });
     expect((await difference(elsewhere.data, expected)).mean).toBeGreaterThan(3);
   });
+});
+
+describe('overlay offsets against raw sharp', () => {
+  let base: Buffer;
+  let logo: Buffer;
+  let header: Awaited<ReturnType<typeof probeImage>>;
+  let small: { data: Buffer; info: OutputInfo };
+  beforeAll(async () => {
+    base = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
+    logo = await sharp(await fixture('goldfish.png')).resize(364).png().toBuffer();
+    header = await probeImage(logo);
+    small = await sharp(logo).resize({ width: 60 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  });
+  const drawn = (o: Partial<ImageOverlay>) =>
+    transformImage(base, { width: 240, overlay: { assetId: 'a', versionId: 'v', gravity: 'SOUTH_EAST', opacity: 1, scale: 0.25, ...o }, format: 'png' }, { overlay: { input: logo, header } }).then((r) => r.data);
+  const reference = async (left: number, top: number) =>
+    sharp(await sharp(base).resize({ width: 240 }).png().toBuffer())
+      .composite([{ input: small.data, raw: { width: small.info.width, height: small.info.height, channels: 4 }, left, top }])
+      .png()
+      .toBuffer();
+
+  it('moves the overlay away from the edges its gravity names, by pixels of the result', async () => {
+    const { width: w, height: h } = small.info;
+    // the result is 240×150
+    await expectClose(await drawn({ gravity: 'SOUTH_EAST', offsetX: 20, offsetY: 10 }), await reference(240 - w - 20, 150 - h - 10));
+    await expectClose(await drawn({ gravity: 'NORTH_WEST', offsetX: 20, offsetY: 10 }), await reference(20, 10));
+    // a gravity naming no edge on an axis moves right / down from the centre
+    await expectClose(await drawn({ gravity: 'NORTH', offsetX: 30 }), await reference(Math.floor((240 - w) / 2) + 30, 0));
+    // the control: without offsets, the corner itself
+    const plain = await drawn({ gravity: 'SOUTH_EAST' });
+    await expectClose(plain, await reference(240 - w, 150 - h));
+    expect((await difference(plain, await reference(240 - w - 20, 150 - h - 10))).mean).toBeGreaterThan(2);
+  });
+
+  it('keeps the overlay inside the result', async () => {
+    const { width: w, height: h } = small.info;
+    await expectClose(await drawn({ gravity: 'NORTH_WEST', offsetX: 5000, offsetY: 5000 }), await reference(240 - w, 150 - h));
+    expect(overlayPosition({ assetId: 'a', versionId: 'v', gravity: 'EAST', opacity: 1, scale: 1, offsetX: 900 }, { width: 50, height: 20 }, { width: 100, height: 100 })).toEqual({ left: 0, top: 40 });
+  });
+});
+
+describe('animation against raw sharp', () => {
+  let gif: Buffer;
+  beforeAll(async () => {
+    // Six frames of the photograph, each 40 pixels further right: an animated GIF of 240×160.
+    const src = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
+    const frames = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => sharp(src).extract({ left: i * 40, top: 0, width: 240, height: 160 }).png().toBuffer()));
+    gif = await sharp(frames, { join: { animated: true } }).gif({ delay: 100, loop: 0 }).toBuffer();
+  });
+  const header = () => probeImage(gif);
+
+  it('an animated GIF stays animated as WebP, frame by frame, with the same frame count', async () => {
+    const out = await transformImage(gif, { width: 120, format: 'webp' }, { header: await header() });
+    const meta = await sharp(out.data).metadata();
+    expect([meta.pages, meta.width, out.width, out.height]).toEqual([6, 120, 120, 80]);
+    const expected = await sharp(gif, { animated: true }).resize({ width: 120, height: 8192, fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+    expect(out.data.equals(expected)).toBe(true);
+    // and as GIF, filled to a square
+    const square = await transformImage(gif, { width: 90, height: 90, resize: 'FILL', format: 'gif' }, { header: await header() });
+    expect(await sharp(square.data).metadata()).toMatchObject({ pages: 6, width: 90, height: 90 });
+  });
+
+  it('a format that cannot animate, an edit that cannot go frame by frame, or fr_N give one frame (the controls)', async () => {
+    for (const ops of [{ format: 'avif' as const }, { format: 'png' as const }, { rotate: 90 as const, format: 'webp' as const }]) {
+      const out = await transformImage(gif, { width: 120, ...ops }, { header: await header() });
+      expect((await sharp(out.data).metadata()).pages ?? 1, JSON.stringify(ops)).toBe(1);
+    }
+    const third = await transformImage(gif, { frame: 2, format: 'png' }, { header: await header() });
+    await expectClose(third.data, await sharp(gif, { page: 2 }).png().toBuffer(), 0.01);
+    // another frame is another picture
+    expect((await difference(third.data, await sharp(gif, { page: 0 }).png().toBuffer())).mean).toBeGreaterThan(5);
+    await expect(transformImage(gif, { frame: 6, format: 'png' }, { header: await header() })).rejects.toThrow('the source has 6 frames');
+  });
+
+  it('counts every frame in the pixel budget', async () => {
+    // 8192×5461 is 44.7 megapixels: one frame fits the 50-megapixel budget, six do not
+    await expect(transformImage(gif, { width: 8192, upscale: true, format: 'webp' }, { header: await header() })).rejects.toThrow('6 frames of 8192×5461');
+    const still = await transformImage(gif, { width: 8192, upscale: true, frame: 0, format: 'jpeg', quality: 10 }, { header: await header() });
+    expect([still.width, still.height]).toEqual([8192, 5461]);
+  }, 60_000);
 });
 
 describe('smart crop', () => {

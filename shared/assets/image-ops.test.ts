@@ -119,6 +119,19 @@ describe('image operations text form', () => {
     ['ro_90,c_0_0_1_1', 'out of order'],
     ['gs_1,bg_ffffff', 'out of order'],
     ['r_pads', 'r'],
+    ['q_best', '"q"'],
+    ['q_Auto', '"q"'],
+    ['cp_0_0_10', 'expected cp_'],
+    ['cp_0_0_0_10', 'width and height'],
+    ['cp_-1_0_10_10', 'expected cp_'],
+    ['cp_0.5_0_10_10', 'expected cp_'],
+    ['cp_65535_0_1_1', 'x and y'],
+    ['c_0_0_1_1,cp_0_0_10_10', 'once'],
+    ['t_0', '"t"'],
+    ['t_101', '"t"'],
+    ['t_x', '"t"'],
+    ['ro_90,t_10', 'out of order'],
+    ['t_10,cp_0_0_1_1', 'out of order'],
   ])('refuses %s (400: %s)', (text, message) => {
     try {
       parseOps(text, 'jpg');
@@ -137,6 +150,38 @@ describe('image operations text form', () => {
     for (const bad of ['o_up_0.5_0.2_a.v', 'o_nw_0_0.2_a.v', 'o_nw_0.5_1.5_a.v', 'o_nw_0.5_0.2_a', 'o_nw_0.5_0.2_a.v.w', 'o_nw_0.5_0.2_a$.v', 'o_nw_0.5']) {
       expect(() => parseOps(bad, 'jpg'), bad).toThrow('"o"');
     }
+  });
+
+  it('q_auto, cp and t take their places (q; after c; before ro) and round-trip', () => {
+    const ops = { width: 300, autoQuality: true, cropPixels: { x: 10, y: 0, width: 200, height: 150 }, trim: 12, rotate: 90 as const, format: 'webp' as const };
+    const text = encodeOps(ops);
+    expect(text).toBe('w_300,q_auto,cp_10_0_200_150,t_12,ro_90');
+    expect(parseOps(text, 'webp')).toEqual(ops);
+    // q_auto replaces a number; a pixel cut replaces a fraction one
+    expect(encodeOps({ quality: 60, autoQuality: true })).toBe('q_auto');
+    expect(encodeOps({ crop: { x: 0.1, y: 0, width: 0.5, height: 1 }, cropPixels: { x: 0, y: 0, width: 5, height: 5 } })).toBe('cp_0_0_5_5');
+  });
+
+  it('overlay offsets follow o as ox and oy, round-trip, and need an overlay', () => {
+    const overlay = { assetId: 'logo', versionId: 'v1', gravity: 'SOUTH_EAST' as const, opacity: 1, scale: 0.25, offsetX: 12, offsetY: 30 };
+    const text = encodeOps({ width: 300, overlay, autoFormat: true });
+    expect(text).toBe('w_300,o_se_1_0.25_logo.v1,ox_12,oy_30,f_auto');
+    expect(parseOps(text, 'jpg').overlay).toEqual(overlay);
+    expect(encodeOps({ overlay: { ...overlay, offsetX: 0 } })).toBe('o_se_1_0.25_logo.v1,oy_30');
+    for (const [bad, message] of [
+      ['ox_10', 'needs o first'],
+      ['o_se_1_0.25_logo.v1,ox_0', '"ox"'],
+      ['o_se_1_0.25_logo.v1,oy_8193', '"oy"'],
+      ['o_se_1_0.25_logo.v1,oy_5,ox_5', 'out of order'],
+    ]) {
+      expect(() => parseOps(bad, 'jpg'), bad).toThrow(message);
+    }
+  });
+
+  it('fr_N comes before f, from 0 to 999', () => {
+    expect(encodeOps({ width: 100, frame: 0, autoFormat: true })).toBe('w_100,fr_0,f_auto');
+    expect(parseOps('w_100,fr_12,f_auto', 'webp')).toMatchObject({ frame: 12, autoFormat: true });
+    for (const bad of ['fr_-1', 'fr_1000', 'fr_01', 'fr_x', 'f_auto,fr_1']) expect(() => parseOps(bad, 'webp'), bad).toThrow(AppError);
   });
 
   it('rejects unknown extensions', () => {

@@ -1,7 +1,8 @@
 import { badRequest } from '../errors/index.js';
-import { DEFAULT_QUALITY, MAX_OUTPUT_SIDE } from './limits.js';
+import { DEFAULT_QUALITY, MAX_FRAME, MAX_INPUT_SIDE, MAX_OUTPUT_SIDE } from './limits.js';
 import {
   GRAVITIES,
+  MAX_TRIM,
   OUTPUT_FORMATS,
   RESIZE_MODES,
   ROTATIONS,
@@ -13,6 +14,7 @@ import {
   type ImageOps,
   type ImageOverlay,
   type OutputFormat,
+  type PixelRect,
   type ResizeMode,
   type Rotation,
   type SmartCrop,
@@ -20,10 +22,12 @@ import {
 
 /**
  * The canonical text form of image operations, as it appears in a derivative URL:
- * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, bl, sh, up, c, ro, fl,
- * bg, gs, f (e.g. `w_800,h_600,r_fill,fp_0.5_0.25,q_70`), or `-` for none; the output format is
- * the extension. `g_auto`, `g_attention`, `g_entropy` are smart crops of a fill; `r_pad`
- * letterboxes; `c_x_y_w_h` crops fractions of the upright source first, `ro_90|180|270` rotates,
+ * comma-separated `key_value` pairs in the fixed order w, h, r, g, fp, q, bl, sh, up, c, cp, t, ro,
+ * fl, bg, gs, o, ox, oy, fr, f (e.g. `w_800,h_600,r_fill,fp_0.5_0.25,q_70`), or `-` for none; the
+ * output format is the extension. `g_auto`, `g_attention`, `g_entropy` are smart crops of a fill;
+ * `r_pad` letterboxes; `q_auto` picks the quality per output format; `c_x_y_w_h` crops fractions
+ * of the upright source first (`cp_…` the same in pixels), `t_N` trims a uniform border,
+ * `ro_90|180|270` rotates,
  * `fl_h|v|hv` mirrors, `bg_rrggbb` colours PAD's fill and flattened transparency, `gs_1` greys.
  * `bl_N` blurs (1–100, sigma N/2) and `sh_N` sharpens (1–10, sigma N/2) after resizing;
  * `up_1` allows an output larger than the source (a size is needed for it to mean anything);
@@ -57,11 +61,15 @@ const GRAVITY_KEYS: Record<Gravity, string> = {
 };
 const OVERLAY_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Why an overlay's numbers are refused, or null: opacity and scale above 0, at most 1. */
-export function overlayProblem(o: Pick<ImageOverlay, 'opacity' | 'scale'>): string | null {
+/** Why an overlay's numbers are refused, or null: opacity and scale above 0, at most 1; offsets whole pixels. */
+export function overlayProblem(o: Pick<ImageOverlay, 'opacity' | 'scale' | 'offsetX' | 'offsetY'>): string | null {
   for (const k of ['opacity', 'scale'] as const) {
     const v = o[k];
     if (!Number.isFinite(v) || Math.round(v * FULL) <= 0 || v > 1) return `${k} must be a number above 0 and at most 1`;
+  }
+  for (const k of ['offsetX', 'offsetY'] as const) {
+    const v = o[k];
+    if (v !== undefined && (!Number.isInteger(v) || v < 0 || v > MAX_OUTPUT_SIDE)) return `${k} must be an integer from 0 to ${MAX_OUTPUT_SIDE}`;
   }
   return null;
 }
@@ -83,6 +91,23 @@ export function cropProblem(c: CropRect): string | null {
   return null;
 }
 
+/** Why a pixel rectangle is refused before the source is known, or null: whole pixels, a non-empty area. */
+export function pixelCropProblem(c: PixelRect): string | null {
+  if ([c.x, c.y].some((n) => !Number.isInteger(n) || n < 0 || n >= MAX_INPUT_SIDE)) return `x and y must be integers from 0 to ${MAX_INPUT_SIDE - 1}`;
+  if ([c.width, c.height].some((n) => !Number.isInteger(n) || n < 1 || n > MAX_INPUT_SIDE)) return `width and height must be integers from 1 to ${MAX_INPUT_SIDE}`;
+  return null;
+}
+
+/** Why a pixel rectangle does not fit a source of this (upright) size, or null. */
+export function pixelCropOutside(c: PixelRect, source: { width: number; height: number }): string | null {
+  return c.x + c.width > source.width || c.y + c.height > source.height
+    ? `the rectangle ${c.x},${c.y} ${c.width}×${c.height} must lie inside the ${source.width}×${source.height} source`
+    : null;
+}
+
+/** Why a trim threshold is refused, or null. */
+export const trimProblem = (t: number): string | null => (Number.isInteger(t) && t >= 1 && t <= MAX_TRIM ? null : `must be an integer from 1 to ${MAX_TRIM}`);
+
 /** Drops operations without effect; the same result always gets the same ops. */
 export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
   const out: Omit<ImageOps, 'format'> = {};
@@ -98,17 +123,28 @@ export function normalizeOps(ops: ImageOps): Omit<ImageOps, 'format'> {
     else if (ops.smartCrop !== undefined) out.smartCrop = ops.smartCrop;
     else if (ops.gravity !== undefined && ops.gravity !== 'CENTER') out.gravity = ops.gravity;
   }
-  if (ops.quality !== undefined && ops.quality !== DEFAULT_QUALITY) out.quality = ops.quality;
+  // q_auto replaces a number; with f_auto it may mean another quality per negotiated format.
+  if (ops.autoQuality) out.autoQuality = true;
+  else if (ops.quality !== undefined && ops.quality !== DEFAULT_QUALITY) out.quality = ops.quality;
   if (ops.blur !== undefined) out.blur = ops.blur;
   if (ops.sharpen !== undefined) out.sharpen = ops.sharpen;
   if (ops.upscale && (out.width !== undefined || out.height !== undefined)) out.upscale = true;
-  const crop = normalCrop(ops.crop);
+  // Pixels name the cut exactly; given both, they win (parsing and the inputs refuse both).
+  if (ops.cropPixels) out.cropPixels = { ...ops.cropPixels };
+  const crop = ops.cropPixels ? undefined : normalCrop(ops.crop);
   if (crop) out.crop = crop;
+  if (ops.trim !== undefined) out.trim = ops.trim;
   if (ops.rotate !== undefined) out.rotate = ops.rotate;
   if (ops.flip !== undefined) out.flip = ops.flip;
   if (ops.background !== undefined) out.background = ops.background.toLowerCase();
   if (ops.grayscale) out.grayscale = true;
-  if (ops.overlay) out.overlay = { ...ops.overlay, opacity: roundFp(ops.overlay.opacity), scale: roundFp(ops.overlay.scale) };
+  if (ops.overlay) {
+    const { offsetX, offsetY, ...o } = ops.overlay;
+    out.overlay = { ...o, opacity: roundFp(o.opacity), scale: roundFp(o.scale) };
+    if (offsetX) out.overlay.offsetX = offsetX;
+    if (offsetY) out.overlay.offsetY = offsetY;
+  }
+  if (ops.frame !== undefined) out.frame = ops.frame;
   if (ops.autoFormat) out.autoFormat = true;
   return out;
 }
@@ -122,21 +158,27 @@ export function encodeOps(ops: ImageOps): string {
   if (n.smartCrop !== undefined) parts.push(`g_${n.smartCrop.toLowerCase()}`);
   else if (n.gravity !== undefined) parts.push(`g_${n.gravity.toLowerCase()}`);
   if (n.focalPoint !== undefined) parts.push(`fp_${n.focalPoint.x}_${n.focalPoint.y}`);
-  if (n.quality !== undefined) parts.push(`q_${n.quality}`);
+  if (n.autoQuality) parts.push('q_auto');
+  else if (n.quality !== undefined) parts.push(`q_${n.quality}`);
   if (n.blur !== undefined) parts.push(`bl_${n.blur}`);
   if (n.sharpen !== undefined) parts.push(`sh_${n.sharpen}`);
   if (n.upscale) parts.push('up_1');
   if (n.crop !== undefined) parts.push(`c_${n.crop.x}_${n.crop.y}_${n.crop.width}_${n.crop.height}`);
+  if (n.cropPixels !== undefined) parts.push(`cp_${n.cropPixels.x}_${n.cropPixels.y}_${n.cropPixels.width}_${n.cropPixels.height}`);
+  if (n.trim !== undefined) parts.push(`t_${n.trim}`);
   if (n.rotate !== undefined) parts.push(`ro_${n.rotate}`);
   if (n.flip !== undefined) parts.push(`fl_${FLIP_KEYS[n.flip]}`);
   if (n.background !== undefined) parts.push(`bg_${n.background}`);
   if (n.grayscale) parts.push('gs_1');
   if (n.overlay) parts.push(`o_${GRAVITY_KEYS[n.overlay.gravity]}_${n.overlay.opacity}_${n.overlay.scale}_${n.overlay.assetId}.${n.overlay.versionId}`);
+  if (n.overlay?.offsetX) parts.push(`ox_${n.overlay.offsetX}`);
+  if (n.overlay?.offsetY) parts.push(`oy_${n.overlay.offsetY}`);
+  if (n.frame !== undefined) parts.push(`fr_${n.frame}`);
   if (n.autoFormat) parts.push('f_auto');
   return parts.length === 0 ? NO_OPS : parts.join(',');
 }
 
-const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'bl', 'sh', 'up', 'c', 'ro', 'fl', 'bg', 'gs', 'o', 'f'] as const;
+const ORDER = ['w', 'h', 'r', 'g', 'fp', 'q', 'bl', 'sh', 'up', 'c', 'cp', 't', 'ro', 'fl', 'bg', 'gs', 'o', 'ox', 'oy', 'fr', 'f'] as const;
 type OpKey = (typeof ORDER)[number];
 
 function parseIntIn(raw: string, key: string, min: number, max: number): number {
@@ -212,7 +254,8 @@ export function parseOps(text: string, ext: string): ImageOps {
         break;
       }
       case 'q':
-        ops.quality = parseIntIn(value, 'q', 1, 100);
+        if (value === 'auto') ops.autoQuality = true;
+        else ops.quality = parseIntIn(value, 'q', 1, 100);
         break;
       case 'bl':
         ops.blur = parseIntIn(value, 'bl', 1, 100);
@@ -233,6 +276,19 @@ export function parseOps(text: string, ext: string): ImageOps {
         ops.crop = crop;
         break;
       }
+      case 'cp': {
+        const v = value.split('_');
+        if (v.length !== 4 || v.some((n) => !/^(0|[1-9][0-9]{0,4})$/.test(n))) throw badRequest('Image operation "cp": expected cp_<x>_<y>_<width>_<height>, whole pixels of the source.');
+        if (ops.crop) throw badRequest('Image operation "cp": give the cut once, as c (fractions) or cp (pixels).');
+        const rect = { x: Number(v[0]), y: Number(v[1]), width: Number(v[2]), height: Number(v[3]) };
+        const problem = pixelCropProblem(rect);
+        if (problem) throw badRequest(`Image operation "cp": ${problem}.`);
+        ops.cropPixels = rect;
+        break;
+      }
+      case 't':
+        ops.trim = parseIntIn(value, 't', 1, MAX_TRIM);
+        break;
       case 'ro':
         if (!ROTATIONS.map(String).includes(value)) throw badRequest('Image operation "ro": must be one of 90, 180, 270 (degrees clockwise).');
         ops.rotate = Number(value) as Rotation;
@@ -253,6 +309,15 @@ export function parseOps(text: string, ext: string): ImageOps {
         break;
       case 'o':
         ops.overlay = parseOverlay(value);
+        break;
+      case 'ox':
+      case 'oy':
+        if (!ops.overlay) throw badRequest(`Image operation "${key}": moves an overlay; it needs o first.`);
+        ops.overlay[key === 'ox' ? 'offsetX' : 'offsetY'] = parseIntIn(value, key, 1, MAX_OUTPUT_SIDE);
+        break;
+      case 'fr':
+        if (!/^(0|[1-9][0-9]{0,2})$/.test(value)) throw badRequest(`Image operation "fr": must be a frame number from 0 to ${MAX_FRAME}.`);
+        ops.frame = Number(value);
         break;
       case 'f':
         if (value !== 'auto') throw badRequest('Image operation "f": the only value is f_auto (a fixed format is the extension).');

@@ -37,7 +37,8 @@ const FIXED_MS = 20;
  */
 export function estimateTransformMs(format: OutputFormat, source: Size | null, output: Size | null, ops: ImageOps = {}, overlay: Size | null = null): number {
   const megapixels = (s: Size | null) => (s ? (s.width * s.height) / 1_000_000 : 1);
-  const reorient = (ops.crop || ops.rotate || ops.flip ? REORIENT_MS_PER_MEGAPIXEL : 0) + (ops.rotate ? ROTATE_MS_PER_MEGAPIXEL : 0);
+  // A trim is one more such first pass to raw pixels (it reads them all to find the border).
+  const reorient = (ops.crop || ops.cropPixels || ops.rotate || ops.flip ? REORIENT_MS_PER_MEGAPIXEL : 0) + (ops.trim ? REORIENT_MS_PER_MEGAPIXEL : 0) + (ops.rotate ? ROTATE_MS_PER_MEGAPIXEL : 0);
   const smart = ops.smartCrop ? SMART_CROP_MS_PER_MEGAPIXEL : 0;
   // An overlay is decoded like the base (unknown size: a megapixel) and read from storage too.
   const layer = ops.overlay ? FIXED_MS + DECODE_MS_PER_MEGAPIXEL * megapixels(overlay) : 0;

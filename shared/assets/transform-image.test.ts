@@ -132,13 +132,15 @@ describe('transformImage on the fixture images', () => {
     expect(meta.space).toBe('srgb');
   });
 
-  it('takes the first frame of an animated image', async () => {
+  it('keeps an animated GIF animated as GIF, and takes its first frame for a format that cannot animate', async () => {
     const frame = (background: string) => sharp({ create: { width: 20, height: 20, channels: 3, background } }).png().toBuffer();
     const multi = await sharp([await frame('#f00'), await frame('#0f0'), await frame('#00f')], { join: { animated: true } })
       .gif()
       .toBuffer();
     expect((await sharp(multi).metadata()).pages).toBe(3);
-    const out = await transformImage(multi, { format: 'gif', width: 10 });
+    const kept = await sharp((await transformImage(multi, { format: 'gif', width: 10 })).data).metadata();
+    expect([kept.width, kept.height, kept.pages]).toEqual([10, 10, 3]);
+    const out = await transformImage(multi, { format: 'png', width: 10 });
     const meta = await sharp(out.data).metadata();
     expect([meta.width, meta.height, meta.pages ?? 1]).toEqual([10, 10, 1]);
     const [r, g] = (await pixels(out.data)).at(5, 5);

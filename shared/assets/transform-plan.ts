@@ -1,5 +1,5 @@
-import { DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE } from './limits.js';
-import type { CropRect, FocalPoint, Gravity, ImageOps, OutputFormat, SmartCrop } from './types.js';
+import { AUTO_QUALITY, DEFAULT_QUALITY, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SIDE } from './limits.js';
+import type { CropRect, FocalPoint, Gravity, ImageOps, OutputFormat, PixelRect, SmartCrop } from './types.js';
 
 /**
  * What sharp must do for a set of operations on a source of known (auto-oriented) size: pure
@@ -49,9 +49,33 @@ export function cropBox(source: Size, c: CropRect): Box {
   };
 }
 
-/** The size the resize starts from: the upright source after the crop rectangle and rotation. */
+/** A pixel cut clamped inside the source (the API refuses one that is not; this keeps sharp safe). */
+export function pixelBox(source: Size, c: PixelRect): Box {
+  const left = Math.min(source.width - 1, c.x);
+  const top = Math.min(source.height - 1, c.y);
+  return { left, top, width: clamp(c.width, 1, source.width - left), height: clamp(c.height, 1, source.height - top) };
+}
+
+/** The cut of the upright source the operations ask for, in pixels, or undefined. */
+export function cutOf(ops: ImageOps, source: Size): Box | undefined {
+  if (ops.cropPixels) return pixelBox(source, ops.cropPixels);
+  return ops.crop ? cropBox(source, ops.crop) : undefined;
+}
+
+/** The quality the encoder gets: `q_auto`'s for the format, else the asked or default one. */
+export function qualityOf(ops: ImageOps, format: OutputFormat): number {
+  if (ops.autoQuality && (format === 'jpeg' || format === 'webp' || format === 'avif')) return AUTO_QUALITY[format];
+  return ops.quality ?? DEFAULT_QUALITY;
+}
+
+/**
+ * The size the resize starts from: the upright source after the cut and rotation. A trim is not
+ * known before the pixels are read: the worker plans again from the trimmed size, and sizes
+ * computed ahead (the pixel budget) are of the untrimmed cut, which a trim only makes smaller
+ * (with `up_1` a fit of the smaller cut may grow: the worker checks the budget again after it).
+ */
 export function orientedSize(ops: ImageOps, source: Size): Size {
-  const cropped = ops.crop ? cropBox(source, ops.crop) : source;
+  const cropped = cutOf(ops, source) ?? source;
   const turned = ops.rotate === 90 || ops.rotate === 270;
   return turned ? { width: cropped.height, height: cropped.width } : { width: cropped.width, height: cropped.height };
 }
@@ -114,10 +138,11 @@ export function pixelBudgetProblem(size: Size): string | null {
 }
 
 export function planTransform(ops: ImageOps & { format: OutputFormat }, upright: Size): TransformPlan {
-  const plan: TransformPlan = { format: ops.format, quality: ops.quality ?? DEFAULT_QUALITY };
-  if (ops.crop || ops.rotate || ops.flip) {
+  const plan: TransformPlan = { format: ops.format, quality: qualityOf(ops, ops.format) };
+  const cut = cutOf(ops, upright);
+  if (cut || ops.rotate || ops.flip) {
     plan.reorient = {
-      ...(ops.crop ? { crop: cropBox(upright, ops.crop) } : {}),
+      ...(cut ? { crop: cut } : {}),
       ...(ops.rotate ? { rotate: ops.rotate } : {}),
       flip: ops.flip === 'VERTICAL' || ops.flip === 'BOTH',
       flop: ops.flip === 'HORIZONTAL' || ops.flip === 'BOTH',

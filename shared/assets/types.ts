@@ -52,6 +52,17 @@ export interface CropRect {
   height: number;
 }
 
+/** A rectangle in pixels of the upright source, from its top-left corner. */
+export interface PixelRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Trim thresholds (`t_N`): how far a pixel may differ from the top-left one and still be border. */
+export const MAX_TRIM = 100;
+
 /** Output formats a preset may choose; otherwise the source format is kept. */
 export const OUTPUT_FORMATS = ['jpeg', 'png', 'webp', 'avif', 'gif'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -73,6 +84,12 @@ export interface ImageOverlay {
   gravity: Gravity;
   opacity: number;
   scale: number;
+  /**
+   * Pixels of the result the overlay moves away from the edge its gravity names on that axis
+   * (right or down where it names none), kept inside the result.
+   */
+  offsetX?: number;
+  offsetY?: number;
 }
 
 /** Edits a URL, a preset and GraphQL's transformation carry alike. */
@@ -84,6 +101,14 @@ export interface ImageEdits {
   flip?: Flip;
   /** Cut out of the upright source before anything else. */
   crop?: CropRect;
+  /** The same cut in pixels of the upright source (excludes `crop`); it must lie inside the source. */
+  cropPixels?: PixelRect;
+  /** Trim a uniform border (after the cut, before the rotation): the threshold, 1–100. */
+  trim?: number;
+  /** `q_auto`: the quality is chosen for the output format (`AUTO_QUALITY`), over `quality`. */
+  autoQuality?: boolean;
+  /** `fr_N`: this frame (from 0) of an animated source, as a still; without it WebP and GIF keep the animation. */
+  frame?: number;
   grayscale?: boolean;
 }
 
@@ -127,7 +152,17 @@ export interface ImagePresetOptions extends ImageEdits {
   /** `#rrggbb`. */
   background?: string;
   /** A watermark every derivative of the preset carries (unless the transformation names its own). */
-  overlay?: { assetId: string; gravity?: Gravity; opacity?: number; scale?: number };
+  overlay?: ImageWatermark;
+}
+
+/** An overlay as a preset or the organization's delivery settings name it (defaults filled in when a URL is built). */
+export interface ImageWatermark {
+  assetId: string;
+  gravity?: Gravity;
+  opacity?: number;
+  scale?: number;
+  offsetX?: number;
+  offsetY?: number;
 }
 
 export interface ImagePreset {

@@ -1,3 +1,4 @@
+import type { ImageWatermark } from '../assets/types.js';
 import type { Queryable } from '../adapters/db/index.js';
 import type { PublishableImageLimits } from '../assets/publishable-image-limits.js';
 import type { DeliveryScope } from './filters/filter-env.js';
@@ -27,6 +28,8 @@ export interface DeliveryContext {
   traffic: EntryTrafficReader | null;
   /** What a publishable key may ask of images (the org's delivery settings); null for other tokens. */
   imageLimits: PublishableImageLimits | null;
+  /** The organization's watermark, drawn over derivatives that name no overlay (its delivery settings). */
+  imageWatermark?: ImageWatermark | null;
   /** Committed entry changes, for subscriptions; absent where nothing serves them. */
   live?: {
     changes: LiveChanges;

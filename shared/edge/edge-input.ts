@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { presetNameSchema } from '../assets/asset-input.js';
+import { overlaySchema, presetNameSchema } from '../assets/asset-input.js';
 import { MAX_OUTPUT_SIDE } from '../assets/limits.js';
 import { isEventPattern } from '../events/event-types.js';
 import { PURGE_EVENTS } from './purge-keys.js';
@@ -31,8 +31,10 @@ export const deliverySettingsPatchSchema = z
     trustedDocuments: z.boolean().optional(),
     publishableImageSizes: publishableImageSizes.optional(),
     publishableImagePresets: publishableImagePresets.optional(),
+    /** Drawn over every derivative whose transformation and preset name no overlay; null: none. */
+    imageWatermark: overlaySchema.nullable().optional(),
   })
-  .refine((p) => Object.keys(p).length > 0, 'name at least one of cacheMaxAge, cacheStaleWhileRevalidate, trustedDocuments, publishableImageSizes, publishableImagePresets');
+  .refine((p) => Object.keys(p).length > 0, 'name at least one of cacheMaxAge, cacheStaleWhileRevalidate, trustedDocuments, publishableImageSizes, publishableImagePresets, imageWatermark');
 
 const documentText = z.string().min(1, 'must not be empty').max(100_000, 'at most 100,000 characters');
 const documentId = z.string().min(1).max(200, 'at most 200 characters');

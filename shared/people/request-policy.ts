@@ -103,12 +103,19 @@ async function defaultLocale(db: Queryable, orgId: string): Promise<string> {
 type EntryBody = { model?: unknown; fields?: Record<string, unknown>; locales?: Record<string, Record<string, unknown> | null> };
 const entryBody = (body: unknown): EntryBody => (body && typeof body === 'object' ? (body as EntryBody) : {});
 
+const namesWatermark = (body: unknown) => !!body && typeof body === 'object' && 'imageWatermark' in body;
+
 /** Refuses (403) what the actor's role does not allow; resolves when it may go on. */
 export async function authorizeRequest(db: Queryable, orgId: string, actor: PolicyActor, req: PolicyRequest): Promise<void> {
   if (!actor.rules) return;
   const rest = req.path.replace(/^\/management\/v1\/?/, '');
   const write = WRITE(req.method);
   for (const [pattern, area] of AREA_ALWAYS) if (pattern.test(rest)) return authorize(actor, { kind: 'settings', area });
+  if (write && rest === 'delivery-settings' && namesWatermark(req.body)) {
+    // A watermark is drawn over every image of the organization: setting it is editing assets too.
+    authorize(actor, { kind: 'settings', area: 'models' });
+    return authorize(actor, { kind: 'asset', action: 'edit' });
+  }
   for (const [pattern, area] of AREA_WRITES) if (pattern.test(rest)) return write ? authorize(actor, { kind: 'settings', area }) : undefined;
   if (/^assets(\/|$)/.test(rest) || /^image-presets(\/|$)/.test(rest)) {
     if (!write) return;

@@ -1,4 +1,5 @@
 import type { PublishableImageLimits } from '../assets/publishable-image-limits.js';
+import type { ImageWatermark } from '../assets/types.js';
 import type { MemberIdentity } from '../people/member-identity.js';
 import type { Scope } from './scopes.js';
 import type { RoleRules } from '../people/roles.js';
@@ -31,6 +32,8 @@ export interface DeliverySettings {
   trustedDocuments: boolean;
   /** What the org's publishable keys may ask of images (other tokens are not limited). */
   publishableImages: PublishableImageLimits;
+  /** Drawn over every derivative whose transformation and preset name no overlay (null: none). */
+  imageWatermark: ImageWatermark | null;
 }
 
 export interface TenantContext extends TokenIdentity {

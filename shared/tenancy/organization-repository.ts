@@ -3,6 +3,7 @@ import { conflict, notFound } from '../errors/index.js';
 import { newId } from '../ids.js';
 import type { ClientIpMode } from '../ingest/enrich.js';
 import type { PublishableImageSizes } from '../assets/publishable-image-limits.js';
+import type { ImageWatermark } from '../assets/types.js';
 import { DELIVERY_SETTINGS_COLUMNS, DELIVERY_SETTINGS_FIELDS, deliverySettingsOf, type DeliverySettingsRow } from './delivery-settings.js';
 
 // The one module that names the `organizations` table: every read and write of it is here, the
@@ -158,6 +159,8 @@ export interface DeliverySettingsRecord {
   publishableImageSizes: PublishableImageSizes | null;
   /** Null: publishable keys may name any preset, or none. */
   publishableImagePresets: string[] | null;
+  /** Null: derivatives carry no watermark unless their transformation or preset names one. */
+  imageWatermark: ImageWatermark | null;
 }
 
 /** Changes the members given (null clears a limit) and returns all of them. */
@@ -167,7 +170,8 @@ export async function updateDeliverySettings(db: Queryable, orgId: string, patch
        cache_stale_while_revalidate = COALESCE($3, cache_stale_while_revalidate),
        trusted_documents = COALESCE($4, trusted_documents),
        publishable_image_sizes = CASE WHEN $5::boolean THEN $6::jsonb ELSE publishable_image_sizes END,
-       publishable_image_presets = CASE WHEN $7::boolean THEN $8::text[] ELSE publishable_image_presets END
+       publishable_image_presets = CASE WHEN $7::boolean THEN $8::text[] ELSE publishable_image_presets END,
+       image_watermark = CASE WHEN $9::boolean THEN $10::jsonb ELSE image_watermark END
      WHERE id = $1 RETURNING ${DELIVERY_SETTINGS_COLUMNS}`,
     [
       orgId,
@@ -178,6 +182,8 @@ export async function updateDeliverySettings(db: Queryable, orgId: string, patch
       patch.publishableImageSizes ? JSON.stringify(patch.publishableImageSizes) : null,
       patch.publishableImagePresets !== undefined,
       patch.publishableImagePresets ?? null,
+      patch.imageWatermark !== undefined,
+      patch.imageWatermark ? JSON.stringify(patch.imageWatermark) : null,
     ],
   );
   const s = deliverySettingsOf(rows[0]);
@@ -187,6 +193,7 @@ export async function updateDeliverySettings(db: Queryable, orgId: string, patch
     trustedDocuments: s.trustedDocuments,
     publishableImageSizes: s.publishableImages.sizes,
     publishableImagePresets: s.publishableImages.presets,
+    imageWatermark: s.imageWatermark,
   };
 }
 

@@ -32,7 +32,10 @@
  * format per request must cost nothing visible (target ±5 %).
  *
  * BENCH_OPS (per set, default 40), BENCH_ROUNDS (default 16), BENCH_CONCURRENCY (default 4),
- * BENCH_HIT_SECONDS (default 10; 0 skips the hit runs), BENCH_CASES (any of jpeg,png,webp,avif; default all).
+ * BENCH_HIT_SECONDS (default 10; 0 skips the hit runs), BENCH_CASES (any of jpeg, png, webp, avif and
+ * the newer operations gauto, qauto, trim, watermark, animated, and ipx for ipx's misses; default all). Each newer one is
+ * timed against raw sharp doing its steps as the service does them (a first pass to raw pixels
+ * where the service takes one).
  * The npm script sets UV_THREADPOOL_SIZE=16, as a worker deployment should: sharp jobs occupy
  * libuv threads for their whole run, and the blob store's file I/O (fsync) must not queue behind them.
  * Uses the adapters the environment selects, like the product (embedded when none is set).
@@ -41,8 +44,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Agent, createServer, get as httpGet, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
-import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
+import sharp, { type Sharp } from 'sharp';
+import { buildAssetUrl, type AssetTransformationInput, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import type { ImagePresetOptions } from '../../shared/assets/types.js';
 import { projectRoot } from '../../shared/paths.js';
 import { startTestApp } from '../support/harness.js';
@@ -53,7 +56,7 @@ const opsPer = Number(process.env.BENCH_OPS ?? 40);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 16);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const hitSeconds = Number(process.env.BENCH_HIT_SECONDS ?? 10);
-const selectedCases = (process.env.BENCH_CASES ?? 'jpeg,png,webp,avif').split(',').map((c) => c.trim());
+const selectedCases = (process.env.BENCH_CASES ?? 'jpeg,png,webp,avif,gauto,qauto,trim,watermark,animated,ipx').split(',').map((c) => c.trim());
 // from the repository root: the benchmark also runs compiled, from dist-bench/
 const fixture = (name: string) => readFile(path.join(projectRoot, 'test/fixtures/images', name));
 const qualities = Array.from({ length: opsPer }, (_, i) => 50 + (i % 50));
@@ -105,30 +108,11 @@ try {
   ].filter((c) => selectedCases.includes(c.format));
   console.log(`${rounds} rounds of ${opsPer} transforms per case, ${concurrency} at a time; blob store: ${app.services.blobs.kind}, queue: ${app.services.queue.kind}`);
 
-  let hitUrl = '';
-  for (const c of cases) {
-    const rawTask = async (i: number) => {
-      // 1. Raw sharp: the same operations the service runs (auto-orient, cover, sRGB, encode).
-      let img = sharp(c.input, { autoOrient: true, limitInputPixels: 50_000_000 }).resize({ width: 800, height: 600, fit: 'cover' }).toColourspace('srgb');
-      const quality = qualities[i % qualities.length];
-      img = c.format === 'jpeg' ? img.jpeg({ quality }) : c.format === 'png' ? img.png() : c.format === 'avif' ? img.avif({ quality }) : img.webp({ quality });
-      await img.toBuffer();
-    };
-    // 2. Service misses: every URL is a new derivative (PNG ignores quality, so its width varies instead).
-    const urlsOf = (asset: UrlAsset) => qualities.map((quality, i) =>
-      buildAssetUrl(
-        {
-          asset,
-          orgId: org.orgId,
-          transformation: c.preset
-            ? { preset: c.preset, quality }
-            : c.format === 'png'
-              ? { width: 800 - i, height: 600, resize: 'FILL' }
-              : { width: 800, height: 600, resize: 'FILL', quality, ...(c.format === 'avif' ? { imageFormat: 'AVIF' as const } : {}) },
-        },
-        { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets },
-      )!,
-    );
+  /**
+   * One line: raw sharp against service misses of the same work, in alternating rounds. Each
+   * round uploads a fresh copy (`source`) and asks `urlsOf` for its new derivative URLs.
+   */
+  async function compare(name: string, source: () => Promise<UrlAsset>, rawTask: (i: number) => Promise<unknown>, urlsOf: (asset: UrlAsset) => string[]): Promise<string> {
     let urls: string[] = [];
     const missTask = async (i: number) => {
       const res = await get(urls[i]);
@@ -140,8 +124,8 @@ try {
     let missCpu = 0;
     const roundRatios: number[] = [];
     for (let round = -1; round < rounds; round++) {
-      urls = urlsOf(await upload(c.fixture));
-      const runRaw = () => cpuDuring(() => throughput(opsPer, rawTask), { postgres: false });
+      urls = urlsOf(await source());
+      const runRaw = () => cpuDuring(() => throughput(opsPer, async (i) => void (await rawTask(i))), { postgres: false });
       const runMiss = () => cpuDuring(() => throughput(opsPer, missTask));
       let raw: CpuSpent<number>;
       let miss: CpuSpent<number>;
@@ -158,15 +142,156 @@ try {
       rawCpu += raw.processSeconds + (raw.postgresSeconds ?? 0);
       missCpu += miss.processSeconds + (miss.postgresSeconds ?? 0);
       roundRatios.push(miss.result / raw.result);
-      process.stderr.write(`  ${c.format} round ${round + 1}/${rounds}: raw ${raw.result.toFixed(1)} ops/s, miss ${miss.result.toFixed(1)} req/s\n`);
+      process.stderr.write(`  ${name.trim()} round ${round + 1}/${rounds}: raw ${raw.result.toFixed(1)} ops/s, miss ${miss.result.toFixed(1)} req/s\n`);
     }
     const n = rounds * opsPer;
     const raw = n / rawSeconds;
     const miss = n / missSeconds;
     const spread = `rounds ${(Math.min(...roundRatios) * 100).toFixed(0)}–${(Math.max(...roundRatios) * 100).toFixed(0)}%`;
-    console.log(`${c.name}: raw sharp ${raw.toFixed(1)} ops/s · service miss ${miss.toFixed(1)} req/s (${((miss / raw) * 100).toFixed(0)}% of raw; ${spread})`);
+    console.log(`${name}: raw sharp ${raw.toFixed(1)} ops/s · service miss ${miss.toFixed(1)} req/s (${((miss / raw) * 100).toFixed(0)}% of raw; ${spread})`);
     console.log(`  CPU per op: raw ${((rawCpu / n) * 1000).toFixed(1)} ms · miss ${((missCpu / n) * 1000).toFixed(1)} ms (raw's is ${((rawCpu / missCpu) * 100).toFixed(0)}% of the miss's)`);
-    hitUrl ||= urls[0];
+    return urls[0];
+  }
+
+  const sign = (asset: UrlAsset, transformation: AssetTransformationInput, overlayAsset?: UrlAsset) =>
+    buildAssetUrl({ asset, orgId: org.orgId, transformation, overlayAsset }, { baseUrl: app.baseUrl, secret: app.services.secrets.signing, presets })!;
+
+  let hitUrl = '';
+  for (const c of cases) {
+    const rawTask = async (i: number) => {
+      // 1. Raw sharp: the same operations the service runs (auto-orient, cover, sRGB, encode).
+      let img = sharp(c.input, { autoOrient: true, limitInputPixels: 50_000_000 }).resize({ width: 800, height: 600, fit: 'cover' }).toColourspace('srgb');
+      const quality = qualities[i % qualities.length];
+      img = c.format === 'jpeg' ? img.jpeg({ quality }) : c.format === 'png' ? img.png() : c.format === 'avif' ? img.avif({ quality }) : img.webp({ quality });
+      await img.toBuffer();
+    };
+    // 2. Service misses: every URL is a new derivative (PNG ignores quality, so its width varies instead).
+    const urlsOf = (asset: UrlAsset) =>
+      qualities.map((quality, i) =>
+        sign(
+          asset,
+          c.preset
+            ? { preset: c.preset, quality }
+            : c.format === 'png'
+              ? { width: 800 - i, height: 600, resize: 'FILL' }
+              : { width: 800, height: 600, resize: 'FILL', quality, ...(c.format === 'avif' ? { imageFormat: 'AVIF' as const } : {}) },
+        ),
+      );
+    const first = await compare(c.name, () => upload(c.fixture), rawTask, urlsOf);
+    hitUrl ||= first;
+  }
+
+  // The newer operations, each against raw sharp doing the same steps (as transform-image does them).
+  const open = { autoOrient: true, limitInputPixels: 50_000_000 } as const;
+  const rawPixels = async (img: Sharp) => {
+    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+    return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  };
+  if (selectedCases.includes('gauto')) {
+    await compare(
+      'JPEG → 600×800 g_auto FILL (JPEG)',
+      () => upload('the-mouse.jpg'),
+      (i) => sharp(jpeg, open).resize({ width: 600, height: 800, fit: 'cover', position: 'attention' }).toColourspace('srgb').jpeg({ quality: qualities[i % qualities.length] }).toBuffer(),
+      (asset) => qualities.map((quality) => sign({ ...asset, focalPoint: null }, { width: 600, height: 800, resize: 'FILL', smartCrop: 'AUTO', quality })),
+    );
+  }
+  if (selectedCases.includes('qauto')) {
+    // q_auto fixes the quality: the width varies instead
+    await compare(
+      'JPEG → 800×600 FILL q_auto (WebP)',
+      () => upload('the-mouse.jpg'),
+      (i) => sharp(jpeg, open).resize({ width: 800 - (i % opsPer), height: 600, fit: 'cover' }).toColourspace('srgb').webp({ quality: 75 }).toBuffer(),
+      (asset) => qualities.map((_q, i) => sign(asset, { width: 800 - i, height: 600, resize: 'FILL', autoQuality: true, imageFormat: 'WEBP' })),
+    );
+  }
+  if (selectedCases.includes('trim')) {
+    await compare(
+      'JPEG → cp + t_10 + 800 wide (JPEG)',
+      () => upload('the-mouse.jpg'),
+      async (i) => {
+        const cut = await rawPixels(sharp(jpeg, open).extract({ left: 960, top: 600, width: 1920, height: 1200 }).toColourspace('srgb'));
+        const trimmed = await rawPixels(cut.trim({ threshold: 10 }));
+        return trimmed.resize({ width: 800, height: 8192, fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').jpeg({ quality: qualities[i % qualities.length] }).toBuffer();
+      },
+      (asset) => qualities.map((quality) => sign(asset, { width: 800, cropPixels: { x: 960, y: 600, width: 1920, height: 1200 }, trim: 10, quality })),
+    );
+  }
+  if (selectedCases.includes('watermark')) {
+    const logo = await upload('goldfish.png');
+    await compare(
+      'JPEG → 800 wide + PNG watermark (JPEG)',
+      () => upload('the-mouse.jpg'),
+      async (i) => {
+        const base = sharp(jpeg, open).resize({ width: 800, height: 8192, fit: 'inside', withoutEnlargement: true });
+        const layer = await sharp(png, open).resize({ width: 200, height: 500, fit: 'inside' }).toColourspace('srgb').ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        for (let a = 3; a < layer.data.length; a += 4) layer.data[a] = Math.round(layer.data[a] * 0.6);
+        const at = { left: 800 - layer.info.width - 16, top: 500 - layer.info.height - 16 };
+        return base
+          .composite([{ input: layer.data, raw: { width: layer.info.width, height: layer.info.height, channels: 4 }, ...at }])
+          .toColourspace('srgb')
+          .flatten({ background: '#ffffff' })
+          .jpeg({ quality: qualities[i % qualities.length] })
+          .toBuffer();
+      },
+      (asset) => qualities.map((quality) => sign(asset, { width: 800, quality, overlay: { assetId: logo.id, opacity: 0.6, scale: 0.25, offsetX: 16, offsetY: 16 } }, logo)),
+    );
+  }
+  if (selectedCases.includes('animated')) {
+    // Twelve 480×300 frames of the photograph: an animated GIF kept animated as WebP.
+    const still = await sharp(jpeg).resize(960).png().toBuffer();
+    const frames = await Promise.all(Array.from({ length: 12 }, (_, f) => sharp(still).extract({ left: f * 40, top: 0, width: 480, height: 300 }).png().toBuffer()));
+    const gif = await sharp(frames, { join: { animated: true } }).gif({ delay: 80 }).toBuffer();
+    const uploadGif = async () =>
+      (await app.json('/management/v1/assets?fileName=walk.gif', { method: 'POST', token: org.manageToken, rawBody: new Uint8Array(gif) })).body.result as UrlAsset;
+    await compare(
+      'GIF, 12 frames → 240 wide (animated WebP)',
+      uploadGif,
+      (i) => sharp(gif, { animated: true, limitInputPixels: 50_000_000 }).resize({ width: 240, height: 8192, fit: 'inside', withoutEnlargement: true }).webp({ quality: qualities[i % qualities.length] }).toBuffer(),
+      (asset) => qualities.map((quality) => sign(asset, { width: 240, quality, imageFormat: 'WEBP' })),
+    );
+  }
+
+  if (selectedCases.includes('ipx')) {
+    // ipx (an open-source image server from npm, on its own sharp) serving the same fixtures from
+    // disk in this process, without a cache: every request transforms, like a Folio miss. The same
+    // work as Folio's URLs, alternating rounds, requests per second at the same concurrency.
+    const { createIPX, createIPXNodeServer, ipxFSStorage } = await import('ipx');
+    const ipx = createIPX({ storage: ipxFSStorage({ dir: path.join(projectRoot, 'test/fixtures/images') }) });
+    const ipxServer = createServer(createIPXNodeServer(ipx));
+    await new Promise<void>((resolve) => ipxServer.listen(0, '127.0.0.1', resolve));
+    const ipxBase = `http://127.0.0.1:${(ipxServer.address() as AddressInfo).port}`;
+    const rateOf = async (urls: string[]) =>
+      throughput(opsPer, async (i) => {
+        const res = await get(urls[i]);
+        if (res.statusCode !== 200) throw new Error(`${urls[i]}: ${res.statusCode}`);
+      });
+    for (const [name, folio, ipxOps] of [
+      ['JPEG → 800×600 FILL (JPEG)', (q: number): AssetTransformationInput => ({ width: 800, height: 600, resize: 'FILL', quality: q }), (q: number) => `s_800x600,fit_cover,q_${q},f_jpeg`],
+      ['JPEG → 600×800 attention FILL (JPEG)', (q: number): AssetTransformationInput => ({ width: 600, height: 800, resize: 'FILL', smartCrop: 'AUTO', quality: q }), (q: number) => `s_600x800,fit_cover,pos_attention,q_${q},f_jpeg`],
+    ] as const) {
+      let folioSeconds = 0;
+      let ipxSeconds = 0;
+      for (let round = -1; round < rounds; round++) {
+        const asset = { ...(await upload('the-mouse.jpg')), focalPoint: null };
+        const folioUrls = qualities.map((q) => sign(asset, folio(q)));
+        const ipxUrls = qualities.map((q) => `${ipxBase}/${ipxOps(q)}/the-mouse.jpg`);
+        let folioRate: number;
+        let ipxRate: number;
+        if (round % 2 === 0) {
+          folioRate = await rateOf(folioUrls);
+          ipxRate = await rateOf(ipxUrls);
+        } else {
+          ipxRate = await rateOf(ipxUrls);
+          folioRate = await rateOf(folioUrls);
+        }
+        if (round < 0) continue;
+        folioSeconds += opsPer / folioRate;
+        ipxSeconds += opsPer / ipxRate;
+      }
+      const n = rounds * opsPer;
+      console.log(`${name}: Folio miss ${(n / folioSeconds).toFixed(1)} req/s · ipx ${(n / ipxSeconds).toFixed(1)} req/s (Folio ${((ipxSeconds / folioSeconds) * 100).toFixed(0)}% of ipx)`);
+    }
+    await new Promise((resolve) => ipxServer.close(resolve));
   }
 
   if (hitSeconds > 0 && hitUrl) {

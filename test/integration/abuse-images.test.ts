@@ -106,4 +106,31 @@ describe('cache misses per organization', () => {
     const otherUrl = app.baseUrl + imagePath(app.services.secrets.signing, { orgId: other.orgId, assetId: theirs.body.result.id, versionId: theirs.body.result.versionId, ops: { quality: 60, format: 'jpeg' } });
     expect((await fetch(otherUrl)).status).toBe(200);
   }, 60_000);
+
+  it('an overlay counts its decoded source in the budget: a 9-megapixel logo over a tiny image', async () => {
+    // Each organization has its own budget of 50. A 64×48 base alone costs 1 megapixel a miss;
+    // with the 3640×2400 photograph as its overlay, 10.
+    const setup = async () => {
+      const org = await setupOrg(app);
+      const up = async (body: Buffer, name: string, type: string) =>
+        (await app.json(`/management/v1/assets?fileName=${name}`, { method: 'POST', token: org.manage, rawBody: new Uint8Array(body), headers: { 'content-type': type } })).body.result;
+      const tiny = await up(await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366aa' } }).png().toBuffer(), 't.png', 'image/png');
+      const logo = await up(await fixture('string.jpg'), 's.jpg', 'image/jpeg');
+      const overlay = { assetId: logo.id, versionId: logo.versionId, gravity: 'SOUTH_EAST' as const, opacity: 1, scale: 0.5 };
+      return (quality: number, withOverlay: boolean) =>
+        app.baseUrl + imagePath(app.services.secrets.signing, { orgId: org.orgId, assetId: tiny.id, versionId: tiny.versionId, ops: { quality, format: 'png', ...(withOverlay ? { overlay } : {}) } });
+    };
+    const statuses = async (url: (q: number) => string) => {
+      const out: number[] = [];
+      for (let q = 10; q < 18; q++) out.push((await fetch(url(q))).status);
+      return out;
+    };
+    // the control: eight misses of the base alone are well within the budget
+    const plain = await setup();
+    expect(await statuses((q) => plain(q, false))).toEqual(Array(8).fill(200));
+    const overlaid = await setup();
+    const s = await statuses((q) => overlaid(q, true));
+    expect(s.slice(0, 4)).toEqual([200, 200, 200, 200]);
+    expect(s).toContain(429);
+  }, 60_000);
 });

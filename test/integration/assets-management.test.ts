@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pngWithHeaderOnly } from '../support/fake-png.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
+import { buildAssetUrl } from '../../shared/assets/build-asset-url.js';
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/images/${name}`, import.meta.url));
 const UPLOAD_LIMIT = 8 * 1024 * 1024;
@@ -353,8 +354,26 @@ describe('management API: assets and image presets', () => {
       expect(saved).toMatchObject({ smartCrop: 'ENTROPY', rotate: 270, crop: body.crop });
     });
 
+    it('takes q_auto, a cut in pixels and a trim; a URL through the preset carries them, explicit fields winning', async () => {
+      const body = { width: 200, autoQuality: true, cropPixels: { x: 10, y: 20, width: 300, height: 200 }, trim: 8 };
+      const res = await app.json('/management/v1/image-presets/auto-cut', { method: 'PUT', token: org.manageToken, body });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.result).toMatchObject(body);
+      const presets = new Map([['auto-cut', res.body.result]]);
+      const asset = { id: 'a1', versionId: 'v1', type: 'IMAGE' as const, contentType: 'image/jpeg', fileName: 'a.jpg', focalPoint: null, focalPoints: [], posterAssetId: null, posterKey: null, width: 800, height: 600 };
+      const ctx = { baseUrl: 'http://x', secret: Buffer.alloc(32), presets };
+      expect(buildAssetUrl({ asset, orgId: 'o1', transformation: { preset: 'auto-cut' } }, ctx)).toMatch(/\/w_200,q_auto,cp_10_20_300_200,t_8\.jpg$/);
+      // a quality, a fraction cut given with the transformation replace the preset's
+      expect(buildAssetUrl({ asset, orgId: 'o1', transformation: { preset: 'auto-cut', quality: 60, crop: { x: 0, y: 0, width: 0.5, height: 1 } } }, ctx)).toMatch(/\/w_200,q_60,c_0_0_0\.5_1,t_8\.jpg$/);
+    });
+
     it.each([
       ['card', { rotate: 45 }, 'rotate: must be 90, 180 or 270'],
+      ['card', { cropPixels: { x: 0, y: 0, width: 0, height: 10 } }, 'cropPixels.width: must be at least 1'],
+      ['card', { cropPixels: { x: 0.5, y: 0, width: 10, height: 10 } }, 'cropPixels.x: must be an integer'],
+      ['card', { crop: { x: 0, y: 0, width: 1, height: 1 }, cropPixels: { x: 0, y: 0, width: 10, height: 10 } }, 'give the cut once'],
+      ['card', { trim: 0 }, 'trim: must be at least 1'],
+      ['card', { autoQuality: 'yes' }, 'autoQuality: must be true or false'],
       ['card', { smartCrop: 'faces' }, 'smartCrop: must be one of AUTO, ATTENTION, ENTROPY'],
       ['card', { flip: 'sideways' }, 'flip: must be one of HORIZONTAL, VERTICAL, BOTH'],
       ['card', { crop: { x: 0.5, y: 0, width: 0.6, height: 1 } }, 'crop: the rectangle must lie inside the image'],

@@ -149,14 +149,14 @@ describe('GraphQL at the edge', () => {
     });
 
     it('takes max-age and stale-while-revalidate from the organization, refusing bad values', async () => {
-      expect((await m('/delivery-settings')).body.result).toEqual({ cacheMaxAge: 60, cacheStaleWhileRevalidate: 300, trustedDocuments: false, publishableImageSizes: null, publishableImagePresets: null });
+      expect((await m('/delivery-settings')).body.result).toEqual({ cacheMaxAge: 60, cacheStaleWhileRevalidate: 300, trustedDocuments: false, publishableImageSizes: null, publishableImagePresets: null, imageWatermark: null });
       for (const body of [{ cacheMaxAge: -1 }, { cacheMaxAge: 86_401 }, { cacheStaleWhileRevalidate: 'x' }, {}, { other: 1 }]) {
         const res = await m('/delivery-settings', { method: 'PATCH', body });
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.success).toBe(false);
       }
       const changed = await m('/delivery-settings', { method: 'PATCH', body: { cacheMaxAge: 600, cacheStaleWhileRevalidate: 30 } });
-      expect(changed.body.result).toEqual({ cacheMaxAge: 600, cacheStaleWhileRevalidate: 30, trustedDocuments: false, publishableImageSizes: null, publishableImagePresets: null });
+      expect(changed.body.result).toEqual({ cacheMaxAge: 600, cacheStaleWhileRevalidate: 30, trustedDocuments: false, publishableImageSizes: null, publishableImagePresets: null, imageWatermark: null });
       // keys verified before are cached up to TOKEN_CACHE_TTL_MS; a new one sees the change at once
       const fresh = (await m('/tokens', { body: { name: 'fresh', scopes: ['delivery'], publishable: true } })).body.result.token;
       expect((await get({ query, access_token: fresh })).headers.get('cache-control')).toBe('public, max-age=600, stale-while-revalidate=30');

@@ -533,14 +533,30 @@ describe('media and assets', () => {
     }
     const overlaid = await o.d(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: {assetId: "${img}", gravity: NORTH, opacity: 0.5, scale: 0.5}}) } }`);
     expect(overlaid.cmsAsset.url).toMatch(new RegExp(`/w_64,o_n_0\\.5_0\\.5_${img}\\.[A-Za-z0-9_-]+\\.png$`));
+    const offset = await o.d(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: {assetId: "${img}", gravity: NORTH, offsetX: 3, offsetY: 4}}) } }`);
+    expect(offset.cmsAsset.url).toMatch(new RegExp(`/w_64,o_n_1_0\\.25_${img}\\.[A-Za-z0-9_-]+,ox_3,oy_4\\.png$`));
     for (const [input, field] of [
       ['{assetId: "not-here"}', 'transformation.overlay.assetId'],
       [`{assetId: "${img}", opacity: 2}`, 'transformation.overlay: opacity'],
       [`{assetId: "${img}", scale: 0}`, 'transformation.overlay: scale'],
+      [`{assetId: "${img}", offsetY: 9000}`, 'transformation.overlay: offsetY'],
     ]) {
       const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, overlay: ${input}}) } }`);
       expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
     }
+    const cut = await o.d(`{ cmsAsset(id: "${img}") { url(transformation: {width: 32, autoQuality: true, quality: 50, cropPixels: {x: 1, y: 2, width: 3, height: 4}, trim: 20}) } }`);
+    expect(cut.cmsAsset.url).toMatch(/\/w_32,q_auto,cp_1_2_3_4,t_20\.png$/);
+    for (const [input, field] of [
+      ['trim: 101', 'transformation.trim'],
+      ['cropPixels: {x: -1, y: 0, width: 3, height: 4}', 'transformation.cropPixels: x and y'],
+      ['cropPixels: {x: 0, y: 0, width: 0, height: 4}', 'transformation.cropPixels: width and height'],
+      ['crop: {x: 0, y: 0, width: 1, height: 1}, cropPixels: {x: 0, y: 0, width: 1, height: 1}', 'give the cut once'],
+    ]) {
+      const refused = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {width: 64, ${input}}) } }`);
+      expect(refused.body.errors?.[0], input).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining(field) });
+    }
+    const notAuto = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {autoQuality: "yes"}) } }`);
+    expect(notAuto.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const notACrop = await o.q(`{ cmsAsset(id: "${img}") { url(transformation: {smartCrop: FACES}) } }`);
     expect(notACrop.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });

@@ -103,6 +103,54 @@ describe('image delivery: /img derivatives and /files originals', () => {
     expect((await get(url.replace('ro_90', 'ro_180'))).status).toBe(403);
   });
 
+  it('q_auto, a cut in pixels and a trim are served from their signed URLs; out of range is a 400', async () => {
+    const url = urlOf({ ...mouse, focalPoint: null }, { width: 100, autoQuality: true, cropPixels: { x: 1920, y: 0, width: 1920, height: 1200 }, trim: 5 });
+    expect(url).toMatch(/\/w_100,q_auto,cp_1920_0_1920_1200,t_5\.jpg$/);
+    const res = await get(url);
+    expect([res.status, res.headers.get('x-cache')]).toEqual([200, 'MISS']);
+    const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 100 });
+    // the photograph's top-right quarter has no uniform border: the trim keeps its 16:10 shape
+    expect(meta.height).toBe(63);
+    // refused where the URL is built: a cut outside the 3840×2400 source, both cuts, a trim out of range
+    expect(() => urlOf(mouse, { cropPixels: { x: 3000, y: 0, width: 1000, height: 10 } })).toThrow('transformation.cropPixels: the rectangle');
+    expect(() => urlOf(mouse, { crop: { x: 0, y: 0, width: 0.5, height: 1 }, cropPixels: { x: 0, y: 0, width: 10, height: 10 } })).toThrow('give the cut once');
+    expect(() => urlOf(mouse, { trim: 0 })).toThrow('transformation.trim');
+    const signed = (ops: string) => `${org.orgId}/${mouse.id}/${mouse.versionId}/${ops}.jpg`;
+    for (const [ops, key] of [
+      ['cp_3000_0_1000_10', 'inside the 3840×2400 source'],
+      ['cp_0_0_0_10', '"cp"'],
+      ['t_101', '"t"'],
+      ['q_best', '"q"'],
+    ]) {
+      const bad = await app.json(`/img/${signPath(app.services.secrets.signing, `img/${signed(ops)}`)}/${signed(ops)}`);
+      expect(bad.status, ops).toBe(400);
+      expect(bad.body.success).toBe(false);
+      expect(bad.body.errors.join(' ')).toContain(key);
+    }
+  });
+
+  it('an animated GIF stays animated as WebP with its frame count; fr_N is one frame; out of range is refused', async () => {
+    const src = await sharp(await fixture('the-mouse.jpg')).resize(480).png().toBuffer();
+    const frames = await Promise.all([0, 1, 2, 3, 4].map((i) => sharp(src).extract({ left: i * 40, top: 0, width: 240, height: 160 }).png().toBuffer()));
+    const gif = await upload(await sharp(frames, { join: { animated: true } }).gif({ delay: 80 }).toBuffer(), '?fileName=walk.gif');
+    const moving = await get(urlOf(gif, { width: 120, imageFormat: 'WEBP' }));
+    expect(moving.status).toBe(200);
+    expect(await sharp(Buffer.from(await moving.arrayBuffer())).metadata()).toMatchObject({ format: 'webp', pages: 5, width: 120, height: 80 });
+    const url = urlOf(gif, { width: 120, frame: 3, imageFormat: 'WEBP' });
+    expect(url).toMatch(/\/w_120,fr_3\.webp$/);
+    const still = await sharp(Buffer.from(await (await get(url)).arrayBuffer())).metadata();
+    expect([still.pages ?? 1, still.width]).toEqual([1, 120]);
+    expect(() => urlOf(gif, { frame: 1000 })).toThrow('transformation.frame');
+    const signed = (ops: string) => `${org.orgId}/${gif.id}/${gif.versionId}/${ops}.webp`;
+    const bad = await app.json(`/img/${signPath(app.services.secrets.signing, `img/${signed('fr_1000')}`)}/${signed('fr_1000')}`);
+    expect([bad.status, bad.body.success]).toEqual([400, false]);
+    // a frame the source does not have: refused by the worker in the envelope
+    const missing = await app.json(`/img/${signPath(app.services.secrets.signing, `img/${signed('fr_7')}`)}/${signed('fr_7')}`);
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors.join(' ')).toContain('the source has 5 frames');
+  });
+
   it('an overlay of another image asset of the organization is drawn; another organization\'s is refused', async () => {
     const url = urlOf(mouse, { width: 200, overlay: { assetId: fish.id, gravity: 'SOUTH_EAST', opacity: 0.8, scale: 0.3 } }, { overlayAsset: fish });
     expect(url).toMatch(new RegExp(`/w_200,o_se_0\\.8_0\\.3_${fish.id}\\.${fish.versionId}\\.jpg$`));
@@ -116,6 +164,13 @@ describe('image delivery: /img derivatives and /files originals', () => {
     const diff = (x: number, y: number) => at(a.data, x, y).reduce((sum, v, i) => sum + Math.abs(v - at(b.data, x, y)[i]), 0);
     expect(diff(5, 5)).toBeLessThan(15);
     expect(Math.max(diff(190, a.info.height - 10), diff(180, a.info.height - 20), diff(170, a.info.height - 5))).toBeGreaterThan(30);
+    // moved 40 pixels in from both edges: the corner itself is the photograph again
+    const moved = urlOf(mouse, { width: 200, overlay: { assetId: fish.id, gravity: 'SOUTH_EAST', opacity: 0.8, scale: 0.3, offsetX: 40, offsetY: 40 } }, { overlayAsset: fish });
+    expect(moved).toMatch(new RegExp(`/w_200,o_se_0\\.8_0\\.3_${fish.id}\\.${fish.versionId},ox_40,oy_40\\.jpg$`));
+    const m = await sharp(Buffer.from(await (await get(moved)).arrayBuffer())).raw().toBuffer({ resolveWithObject: true });
+    const movedDiff = (x: number, y: number) => at(a.data, x, y).reduce((sum, v, i) => sum + Math.abs(v - at(m.data, x, y)[i]), 0);
+    expect(Math.max(movedDiff(195, a.info.height - 3), movedDiff(190, a.info.height - 8))).toBeLessThan(15);
+    expect(() => urlOf(mouse, { width: 200, overlay: { assetId: fish.id, offsetX: -1 } }, { overlayAsset: fish })).toThrow('transformation.overlay: offsetX');
     // through GraphQL's builder: an asset the organization does not have is refused
     expect(() => urlOf(mouse, { width: 200, overlay: { assetId: 'nope' } })).toThrow('transformation.overlay.assetId');
     expect(() => urlOf(mouse, { width: 200, overlay: { assetId: fish.id, opacity: 0 } }, { overlayAsset: fish })).toThrow('transformation.overlay: opacity');

@@ -14,6 +14,7 @@ import {
 import { parsePage } from '../../../shared/paging.js';
 import type { Services } from '../../../shared/services.js';
 import { updateDeliverySettings } from '../../../shared/tenancy/organization-repository.js';
+import { checkWatermark } from '../../../shared/assets/image-watermark.js';
 import { parseInput } from '../../../shared/validation.js';
 import { requireScope, tenantOf } from '../auth.js';
 
@@ -32,6 +33,7 @@ export function edgeRoutes(services: Services): Router {
   });
   r.patch('/management/v1/delivery-settings', manage, async (req, res) => {
     const patch = parseInput(deliverySettingsPatchSchema, req.body);
+    await checkWatermark(services.db, tenantOf(req).orgId, patch.imageWatermark);
     res.json(ok(await updateDeliverySettings(services.db, tenantOf(req).orgId, patch), { messages: [APPLIED] }));
   });
 

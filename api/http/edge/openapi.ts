@@ -28,6 +28,19 @@ export const edge: OpenApiFragment = {
           items: { type: 'string' },
           description: 'The presets every derivative of a publishable key must name (null: any or none; []: originals only). On top of a preset only imageFormat and the focal point may be added, sizes only within publishableImageSizes.',
         },
+        imageWatermark: {
+          type: ['object', 'null'],
+          description:
+            "An image asset of the organization drawn over every derivative whose transformation and preset name no overlay (null: none); an image's url is then a derivative even without a transformation. Setting it needs asset edit rights besides the models settings.",
+          properties: {
+            assetId: { type: 'string' },
+            gravity: { type: 'string', enum: ['NORTH', 'SOUTH', 'EAST', 'WEST', 'NORTH_EAST', 'NORTH_WEST', 'SOUTH_EAST', 'SOUTH_WEST', 'CENTER'] },
+            opacity: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+            scale: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+            offsetX: { type: 'integer', minimum: 0, maximum: 8192 },
+            offsetY: { type: 'integer', minimum: 0, maximum: 8192 },
+          },
+        },
       },
     },
     PersistedDocument: {

@@ -24,7 +24,8 @@ type UrlArgs = { transformation?: AssetTransformationInput | null; useFocalPoint
 /** What the URL builder needs of an asset row and the request. */
 async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promise<[BuildAssetUrlInput, BuildAssetUrlContext]> {
   const presets = args.transformation?.preset ? ((await ctx.loaders.presets()) as Map<string, ImagePresetOptions>) : new Map<string, ImagePresetOptions>();
-  const overlayId = overlayAssetIdOf(args.transformation, presets);
+  const watermark = ctx.imageWatermark ?? null;
+  const overlayId = overlayAssetIdOf(args.transformation, presets, watermark);
   const overlayRow = overlayId ? await ctx.loaders.asset.load(overlayId) : null;
   return [
     {
@@ -47,7 +48,7 @@ async function urlInput(ctx: DeliveryContext, a: AssetRow, args: UrlArgs): Promi
       focalPointRatio: args.focalPointRatio,
       overlayAsset: overlayRow ? { id: overlayRow.id, versionId: overlayRow.version_id, type: overlayRow.type as AssetType, contentType: overlayRow.content_type } : null,
     },
-    { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets, limits: ctx.imageLimits ?? undefined },
+    { baseUrl: ctx.publicBaseUrl, secret: ctx.signing, presets, limits: ctx.imageLimits ?? undefined, watermark },
   ];
 }
 

@@ -311,8 +311,14 @@ describe('built-in types', () => {
       background: 'String',
       grayscale: 'Boolean',
       overlay: 'CmsImageOverlay',
+      // and q_auto, a cut in pixels, a trim
+      cropPixels: 'CmsImageCropPixels',
+      trim: 'Int',
+      autoQuality: 'Boolean',
+      frame: 'Int',
     });
-    expect(fieldsOf(schema, 'CmsImageOverlay')).toEqual({ assetId: 'String!', gravity: 'CmsImageTransformationGravity', opacity: 'Float', scale: 'Float' });
+    expect(fieldsOf(schema, 'CmsImageCropPixels')).toEqual({ x: 'Int!', y: 'Int!', width: 'Int!', height: 'Int!' });
+    expect(fieldsOf(schema, 'CmsImageOverlay')).toEqual({ assetId: 'String!', gravity: 'CmsImageTransformationGravity', opacity: 'Float', scale: 'Float', offsetX: 'Int', offsetY: 'Int' });
     expect(fieldsOf(schema, 'CmsImageCropRect')).toEqual({ x: 'Float!', y: 'Float!', width: 'Float!', height: 'Float!' });
     expect(enumValues('CmsImageSmartCrop')).toEqual(['AUTO', 'ATTENTION', 'ENTROPY']);
     expect(enumValues('CmsImageFlip')).toEqual(['HORIZONTAL', 'VERTICAL', 'BOTH']);

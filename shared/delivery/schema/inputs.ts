@@ -319,6 +319,17 @@ export const CmsImageCropRect = new GraphQLInputObjectType({
   },
 });
 
+export const CmsImageCropPixels = new GraphQLInputObjectType({
+  name: 'CmsImageCropPixels',
+  description: 'Whole pixels of the upright source from its top-left corner; the rectangle lies inside it.',
+  fields: {
+    x: { type: new GraphQLNonNull(GraphQLInt) },
+    y: { type: new GraphQLNonNull(GraphQLInt) },
+    width: { type: new GraphQLNonNull(GraphQLInt) },
+    height: { type: new GraphQLNonNull(GraphQLInt) },
+  },
+});
+
 export const CmsImageOverlay = new GraphQLInputObjectType({
   name: 'CmsImageOverlay',
   description: 'Placed by gravity (default SOUTH_EAST), touching the edges it names; scale: its width as a fraction of the result (default 0.25); opacity 0 to 1 (default 1).',
@@ -327,6 +338,8 @@ export const CmsImageOverlay = new GraphQLInputObjectType({
     gravity: { type: CmsImageTransformationGravity },
     opacity: { type: GraphQLFloat },
     scale: { type: GraphQLFloat },
+    offsetX: { type: GraphQLInt, description: 'Pixels of the result away from the edge the gravity names (right from the centre where it names none), 0 to 8192; kept inside.' },
+    offsetY: { type: GraphQLInt, description: 'Pixels of the result away from the edge the gravity names (down from the centre where it names none), 0 to 8192; kept inside.' },
   },
 });
 
@@ -356,6 +369,10 @@ export const CmsAssetTransformation = new GraphQLInputObjectType({
     rotate: { type: GraphQLInt, description: 'Rotation clockwise: 90, 180 or 270 (after the EXIF orientation, which is always applied, and the crop).' },
     flip: { type: CmsImageFlip },
     crop: { type: CmsImageCropRect, description: 'A rectangle cut out of the upright source before anything else.' },
+    cropPixels: { type: CmsImageCropPixels, description: 'The same cut in pixels of the upright source (not with crop).' },
+    trim: { type: GraphQLInt, description: 'Trim a uniform border (after the cut, before the rotation): how far a pixel may differ from the top-left one, 1 to 100.' },
+    frame: { type: GraphQLInt, description: 'This frame (from 0) of an animated GIF or WebP, as a still; without it WebP and GIF output keep the animation (a resize, quality and grey only).' },
+    autoQuality: { type: GraphQLBoolean, description: 'The quality chosen for the output format (WebP 75, AVIF 40, JPEG 80), over quality.' },
     background: { type: GraphQLString, description: 'A colour as #rrggbb: the fill of resize PAD and what transparency is flattened on (JPEG: white by default).' },
     grayscale: { type: GraphQLBoolean },
     overlay: { type: CmsImageOverlay, description: 'Another image asset of the organization drawn over the result (a watermark, a logo).' },

@@ -25,7 +25,7 @@ async function changesOf(ctx: DeliveryContext, wanted: (change: EntryChange) => 
  * nested resolvers then read through. Answers of one subscription are made one after another.
  */
 function fresh(ctx: DeliveryContext): DeliveryContext {
-  const next = createDeliveryContext({ db: ctx.db, orgId: ctx.orgId, scope: ctx.scope, models: ctx.models, signing: ctx.signing, publicBaseUrl: ctx.publicBaseUrl, traffic: ctx.traffic, imageLimits: ctx.imageLimits, live: ctx.live });
+  const next = createDeliveryContext({ db: ctx.db, orgId: ctx.orgId, scope: ctx.scope, models: ctx.models, signing: ctx.signing, publicBaseUrl: ctx.publicBaseUrl, traffic: ctx.traffic, imageLimits: ctx.imageLimits, imageWatermark: ctx.imageWatermark, live: ctx.live });
   ctx.loaders = next.loaders;
   ctx.reads = next.reads;
   ctx.locale = next.locale;
