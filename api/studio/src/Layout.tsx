@@ -7,7 +7,7 @@ import { SignIn } from './SignIn';
 import type { Me } from './types';
 
 /** The frame of every signed-in screen: the navigation (behind a menu button when narrow), the organization, sign-out. */
-export function Layout({ me, current, children }: { me: Me; current: 'content' | 'assets'; children: ReactNode }) {
+export function Layout({ me, current, children }: { me: Me; current: 'content' | 'assets' | 'settings'; children: ReactNode }) {
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
   const [switchTo, setSwitchTo] = useState<string | null>(null);
