@@ -7,6 +7,7 @@ import { projectRoot } from '../../shared/paths.js';
 import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
 import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { startIdentityProvider, type TestIdentityProvider } from '../support/oidc-identity-provider.js';
 import { ensureStudioBuilt } from '../support/studio-build.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -30,6 +31,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
   let o: GqlOrg;
   let browser: Browser;
   let receiver: WebhookReceiver;
+  let idp: TestIdentityProvider;
   let owner: Page;
   let authorEmail = '';
   const contexts: BrowserContext[] = [];
@@ -96,7 +98,9 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1440.png`), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} overflows at 390 px by ${overflow} px`).toBeLessThanOrEqual(0);
+    // on failure, name the elements reaching past the screen's edge
+    const past = overflow > 0 ? await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`)) : [];
+    expect(overflow, `${name} overflows at 390 px by ${overflow} px: ${past.join(', ')}`).toBeLessThanOrEqual(0);
     await accessible(page, `${name} at 390 px`);
     await page.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
     await page.setViewportSize({ width: 1440, height: 1000 });
@@ -119,7 +123,16 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
     await ensureStudioBuilt();
-    app = await startTestApp({ ownDatabase: true, env: { WEBHOOK_DISPATCH: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1' } });
+    app = await startTestApp({ ownDatabase: true, env: {
+        WEBHOOK_DISPATCH: 'true',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '0.2,0.5,1',
+        // the test identity provider listens on plain HTTP on loopback
+        SSO_ALLOW_HTTP_ISSUERS: 'true',
+        SSO_ALLOW_PRIVATE_ISSUERS: 'true',
+      },
+    });
+    idp = await startIdentityProvider(`${app.baseUrl}/auth/sso/callback`);
     o = await setupOrg(app);
     await o.m('PUT', '/models/article', { name: 'Article', titleField: 'title', fields: [{ alias: 'title', type: 'text', required: true }, { alias: 'secret', type: 'text' }] });
     await o.m('POST', '/locales', { code: 'en-US', name: 'English' });
@@ -134,6 +147,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await receiver?.close();
+    await idp?.close();
     await app?.close();
   });
 
@@ -204,7 +218,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await shoot(owner, 'people-2-roles');
   }, 60_000);
 
-  it('single sign-on: a bad issuer gets the API message; test sign-in waits for saved settings', async () => {
+  it('single sign-on: a bad issuer gets the API message; a test sign-in through a real provider names the role and writes nothing', async () => {
     await open(owner, 'sso', 'Single sign-on');
     expect(await owner.getByRole('button', { name: 'Test sign-in' }).isDisabled()).toBe(true);
     await owner.getByLabel('Issuer').fill('not a url');
@@ -217,6 +231,33 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
       owner,
       await apiSays('PUT', '/sso', { issuer: 'not a url', clientId: 'folio', clientSecret: 's3cret', allowedDomains: ['example.test'], defaultRole: 'viewer', roleClaim: null, roleMappings: [], ssoOnly: false }),
     );
+
+    // real settings, then a test sign-in through the provider's own pages in a new window
+    await owner.getByLabel('Issuer').fill(idp.issuer);
+    await owner.getByLabel('Client ID').fill(idp.clientId);
+    await owner.getByLabel('Client secret').fill(idp.clientSecret);
+    await owner.getByLabel('Allowed email domains').fill('corp.test');
+    await owner.getByLabel('Role claim').fill('groups');
+    await owner.getByLabel('Role mappings (one per line: claim value = role)').fill('folio-editors = editor');
+    await owner.getByRole('button', { name: 'Save single sign-on' }).click();
+    await expect.poll(() => owner.getByRole('status').allTextContents().then((t) => t.join(' '))).toContain('Saved.');
+    const popup = owner.context().waitForEvent('page');
+    await owner.getByRole('button', { name: 'Test sign-in' }).click();
+    const provider = await popup;
+    await provider.waitForURL((u) => u.origin === idp.issuer);
+    await provider.fill('input[name=login]', 'editor-kim@corp.test');
+    await provider.fill('input[name=password]', 'any password');
+    await provider.click('button[type=submit]');
+    await provider.waitForSelector('button[type=submit]:has-text("Continue")');
+    await provider.click('button[type=submit]');
+    await expect.poll(() => provider.locator('#result').textContent().catch(() => null), { timeout: 20_000 }).toContain('editor-kim@corp.test would sign in as editor');
+    await provider.close();
+    // a test: no member was made, and the owner's own session goes on
+    const members = await o.m('GET', '/members');
+    expect(members.some((mb: { email: string }) => mb.email === 'editor-kim@corp.test')).toBe(false);
+    await owner.reload();
+    await owner.getByRole('heading', { name: 'Single sign-on', level: 1 }).waitFor();
+    expect(await owner.getByRole('button', { name: 'Test sign-in' }).isDisabled()).toBe(false);
     await shoot(owner, 'people-3-sso');
   }, 60_000);
 

@@ -80,8 +80,9 @@ export default function SingleSignOn() {
   };
 
   const s = settings.data;
-  // a new window: the sign-in goes through the issuer's pages and comes back signed in there
-  const test = () => s && window.open(`${s.startUrl}?returnTo=${encodeURIComponent('/studio/settings/sso')}`, 'folio-sso-test', 'noopener');
+  // a new window through the issuer's pages; a test sign-in ends on a page naming who would sign in
+  // with which role, and neither makes a member nor replaces this session
+  const test = () => s && window.open(`${s.startUrl}?test=1&returnTo=${encodeURIComponent('/studio/settings/sso')}`, 'folio-sso-test', 'noopener');
   return (
     <>
       <h1>Single sign-on</h1>
