@@ -1,5 +1,4 @@
 import { chromiumFor, launchChromium } from '../support/chromium.js';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
 import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { accessible, makeArtifactsDir, shoot } from '../support/studio-checks.js';
 import { ensureStudioBuilt } from '../support/studio-build.js';
 
 /**
@@ -20,8 +20,6 @@ import { ensureStudioBuilt } from '../support/studio-build.js';
  */
 const hasChromium = chromiumFor('studio-browser.test.ts');
 
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'studio');
-const AXE = path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 
 describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
@@ -57,31 +55,8 @@ describe.skipIf(!hasChromium)('the Studio in Chromium', () => {
     return page;
   };
 
-  /** No serious or critical axe-core violation on the page as it is. */
-  const accessible = async (page: Page, screen: string) => {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const result = await axe.run(document);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, screen).toEqual([]);
-  };
-
-  /** Screenshots at 1440 and 390 px wide; at 390 nothing is wider than the screen. */
-  const shoot = async (page: Page, name: string) => {
-    await page.setViewportSize({ width: 1440, height: 1000 });
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1440.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow, `${name} overflows at 390 px by ${overflow} px`).toBeLessThanOrEqual(0);
-    await accessible(page, `${name} at 390 px`);
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1440, height: 1000 });
-  };
-
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
+    await makeArtifactsDir();
     await ensureStudioBuilt();
     app = await startTestApp();
     o = await setupOrg(app);

@@ -1,13 +1,11 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
-import { projectRoot } from '../../shared/paths.js';
 import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
 import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { startIdentityProvider, type TestIdentityProvider } from '../support/oidc-identity-provider.js';
+import { accessible, makeArtifactsDir, shoot } from '../support/studio-checks.js';
 import { ensureStudioBuilt } from '../support/studio-build.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -22,8 +20,6 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 const hasChromium = chromiumFor('studio-people-browser.test.ts');
 
-const ARTIFACTS = path.join(projectRoot, 'test-artifacts', 'studio');
-const AXE = path.join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
 const PASSWORD = 'correct horse battery staple';
 
 describe.skipIf(!hasChromium)('the Studio settings for people, integration and the organization', () => {
@@ -80,33 +76,14 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
   };
 
-  /** No serious or critical axe-core violation on the page as it is. */
-  const accessible = async (page: Page, screen: string) => {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      const result = await axe.run(document);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-    });
-    expect(violations, screen).toEqual([]);
-  };
-
-  /** axe-core at both widths, screenshots at 1440 and 390 px; at 390 nothing is wider than the screen. */
-  const shoot = async (page: Page, name: string) => {
+  /** axe-core at 1440 px too, then the screenshots (and axe-core) at both widths. */
+  const checked = async (page: Page, name: string) => {
     await page.setViewportSize({ width: 1440, height: 1000 });
     await accessible(page, `${name} at 1440 px`);
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-1440.png`), fullPage: true });
-    await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    // on failure, name the elements reaching past the screen's edge
-    const past = overflow > 0 ? await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`)) : [];
-    expect(overflow, `${name} overflows at 390 px by ${overflow} px: ${past.join(', ')}`).toBeLessThanOrEqual(0);
-    await accessible(page, `${name} at 390 px`);
-    await page.screenshot({ path: path.join(ARTIFACTS, `${name}-390.png`), fullPage: true });
-    await page.setViewportSize({ width: 1440, height: 1000 });
+    await shoot(page, name);
   };
 
-  /** The API's own first reason for `body` sent to `pathname` with the manage token (a refusal is expected). */
+  /** The API's own reasons for `body` sent to `pathname` with the manage token (a refusal is expected). */
   const apiSays = async (method: string, pathname: string, body: unknown): Promise<string[]> => {
     const res = await app.json(`/management/v1${pathname}`, { method, token: o.manage, body });
     expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(400);
@@ -121,7 +98,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
   };
 
   beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
+    await makeArtifactsDir();
     await ensureStudioBuilt();
     app = await startTestApp({ ownDatabase: true, env: {
         WEBHOOK_DISPATCH: 'true',
@@ -166,7 +143,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await link.waitFor();
     const url = await link.inputValue();
     expect(url).toMatch(/\/studio\/accept#token=/);
-    await shoot(owner, 'people-1-members');
+    await checked(owner, 'people-1-members');
 
     // the invited person, in a browser of their own
     const author = await newPage();
@@ -215,11 +192,12 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     const reviewer = roles.find((r: { name: string }) => r.name === 'Reviewer');
     expect(reviewer.rules.models.article).toMatchObject({ read: true, update: true, publish: false, hiddenFields: ['secret'] });
     expect(reviewer.rules.locales).toEqual(['en-US']);
-    await shoot(owner, 'people-2-roles');
+    await checked(owner, 'people-2-roles');
   }, 60_000);
 
   it('single sign-on: a bad issuer gets the API message; a test sign-in through a real provider names the role and writes nothing', async () => {
     await open(owner, 'sso', 'Single sign-on');
+    await owner.getByText('Not set up: members sign in with their passwords.').waitFor();
     expect(await owner.getByRole('button', { name: 'Test sign-in' }).isDisabled()).toBe(true);
     await owner.getByLabel('Issuer').fill('not a url');
     await owner.getByLabel('Client ID').fill('folio');
@@ -257,8 +235,8 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     expect(members.some((mb: { email: string }) => mb.email === 'editor-kim@corp.test')).toBe(false);
     await owner.reload();
     await owner.getByRole('heading', { name: 'Single sign-on', level: 1 }).waitFor();
-    expect(await owner.getByRole('button', { name: 'Test sign-in' }).isDisabled()).toBe(false);
-    await shoot(owner, 'people-3-sso');
+    await expect.poll(() => owner.getByRole('button', { name: 'Test sign-in' }).isDisabled()).toBe(false);
+    await checked(owner, 'people-3-sso');
   }, 60_000);
 
   it('tokens: made and shown once, a bad expiry refused with the API message; a revoked token is refused at its next call', async () => {
@@ -292,7 +270,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await expect.poll(() => owner.getByRole('status').allTextContents().then((t) => t.join(' '))).toContain('site build is revoked');
     expect((await app.json('/graphql', { token, body: query })).status).toBe(401);
     await expect.poll(() => owner.getByRole('row', { name: /site build/ }).textContent()).toContain('revoked');
-    await shoot(owner, 'people-4-tokens');
+    await checked(owner, 'people-4-tokens');
   }, 60_000);
 
   it('a webhook to a loopback receiver: the delivery of a publish shows in its log, and is redelivered', async () => {
@@ -327,7 +305,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
 
     await card.getByRole('button', { name: 'Rotate secret' }).click();
     await expect.poll(() => owner.getByLabel('Signing secret').inputValue()).not.toBe(secret);
-    await shoot(owner, 'integration-1-webhooks');
+    await checked(owner, 'integration-1-webhooks');
   }, 90_000);
 
   it('purge targets: a bad template gets the API message; a generic target is listed with its log', async () => {
@@ -341,7 +319,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     const card = owner.getByRole('article', { name: `Purge target ${template}` });
     await card.getByRole('button', { name: 'Purge log' }).click();
     await card.getByRole('region', { name: `Deliveries of ${template}` }).waitFor();
-    await shoot(owner, 'integration-2-purge-targets');
+    await checked(owner, 'integration-2-purge-targets');
   }, 60_000);
 
   it('delivery: cache times, allowed origins and documents, each bad value with the API message', async () => {
@@ -367,7 +345,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     await owner.getByLabel('GraphQL document').fill('{ __typename }');
     await owner.getByRole('button', { name: 'Register document' }).click();
     await owner.getByRole('button', { name: 'Remove document Typename' }).waitFor();
-    await shoot(owner, 'integration-3-delivery');
+    await checked(owner, 'integration-3-delivery');
   }, 60_000);
 
   it('the organization: usage at a glance; an owner deletes one after typing its slug, a wrong slug gets the API message', async () => {
@@ -375,7 +353,7 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     const org = await o.m('GET', '/organization');
     await expect.poll(() => owner.locator('dl.usage').last().textContent()).toContain(`Entries${org.usage.entries}`);
     await owner.getByRole('heading', { name: 'Danger zone' }).waitFor();
-    await shoot(owner, 'organization-1');
+    await checked(owner, 'organization-1');
 
     // deleting a second organization of its own owner
     const doomed = await app.createOrg('Doomed');
@@ -431,6 +409,6 @@ describe.skipIf(!hasChromium)('the Studio settings for people, integration and t
     const actions = lines.map((l) => (JSON.parse(l) as { action: string }).action);
     expect(actions).toContain('token.revoked');
     expect(actions.every((a) => a.startsWith('token.'))).toBe(true);
-    await shoot(owner, 'people-5-audit-log');
+    await checked(owner, 'people-5-audit-log');
   }, 60_000);
 });

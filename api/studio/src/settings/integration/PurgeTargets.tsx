@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { call, m } from '../../api';
 import { listOf, Outcome, useAction, when } from '../admin-kit';
 import { DeliveryLog } from './DeliveryLog';
+import { SwitchAndDelete } from './SwitchAndDelete';
 
 interface PurgeTarget {
   id: string;
@@ -138,31 +139,7 @@ function TargetCard({ target }: { target: PurgeTarget }) {
         <button type="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           Purge log
         </button>
-        <button
-          type="button"
-          disabled={act.busy}
-          onClick={() =>
-            void act.run(async () => {
-              await call('PATCH', path, { enabled: !target.enabled });
-              await refresh();
-            })
-          }
-        >
-          {target.enabled ? 'Disable' : 'Enable'}
-        </button>
-        <button
-          type="button"
-          className="danger-button"
-          disabled={act.busy}
-          onClick={() =>
-            void act.run(async () => {
-              await call('DELETE', path);
-              await refresh();
-            })
-          }
-        >
-          Delete
-        </button>
+        <SwitchAndDelete path={path} enabled={target.enabled} action={act} refresh={refresh} />
       </div>
       <Outcome action={act} />
       {open && <DeliveryLog path={`${path}/deliveries`} name={name} />}

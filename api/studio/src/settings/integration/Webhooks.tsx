@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { call, m } from '../../api';
 import { listOf, Outcome, ShownOnce, useAction, when } from '../admin-kit';
 import { DeliveryLog } from './DeliveryLog';
+import { SwitchAndDelete } from './SwitchAndDelete';
 
 interface Webhook {
   id: string;
@@ -117,32 +118,7 @@ function WebhookCard({ hook, onSecret }: { hook: Webhook; onSecret: (secret: str
         >
           Rotate secret
         </button>
-        <button
-          type="button"
-          disabled={act.busy}
-          onClick={() =>
-            void act.run(async () => {
-              await call('PATCH', path, { enabled: !hook.enabled });
-              await refresh();
-              return hook.enabled ? 'Disabled.' : 'Enabled.';
-            })
-          }
-        >
-          {hook.enabled ? 'Disable' : 'Enable'}
-        </button>
-        <button
-          type="button"
-          className="danger-button"
-          disabled={act.busy}
-          onClick={() =>
-            void act.run(async () => {
-              await call('DELETE', path);
-              await refresh();
-            })
-          }
-        >
-          Delete
-        </button>
+        <SwitchAndDelete path={path} enabled={hook.enabled} action={act} refresh={refresh} />
       </div>
       <Outcome action={act} />
       {open && <DeliveryLog path={`${path}/deliveries`} name={hook.url} redeliverPath={(id) => `${path}/deliveries/${encodeURIComponent(id)}/redeliver`} />}
