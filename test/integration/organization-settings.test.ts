@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAssetUrl, type UrlAsset } from '../../shared/assets/build-asset-url.js';
 import { randomBase62 } from '../../shared/ids.js';
 import { startTestApp, type TestApp, type TestOrg } from '../support/harness.js';
 import { uploadImage } from './graphql-support.js';
@@ -41,7 +42,7 @@ describe('GET /management/v1/organization', () => {
     const site = (await m('POST', '/sites', { name: 'Main' })).body.result.id as string;
     expect((await m('PUT', '/models/note', { name: 'Note', fields: [{ alias: 'title', type: 'text' }] })).status).toBeLessThan(300);
     for (const id of ['n1', 'n2', 'n3']) expect((await m('PUT', `/entries/${id}`, { model: 'note', siteId: site, fields: { title: id } })).status).toBeLessThan(300);
-    await uploadImage(t, a.manageToken);
+    const assetId = await uploadImage(t, a.manageToken);
     await t.services.usageMeter.flush();
     const before = (await m('GET', '/organization')).body.result;
     expect(before).toMatchObject({ id: a.orgId, slug: a.slug, name: 'Usage A' });
@@ -53,11 +54,16 @@ describe('GET /management/v1/organization', () => {
     // three more requests, counted once flushed; B's are not A's
     for (let i = 0; i < 3; i++) await m('GET', '/models');
     await t.json('/management/v1/models', { token: b.manageToken });
-    t.services.usageMeter.count(a.orgId, 'imageTransforms');
+    // a derivative made by the image-transform job counts once; its second request is a cache hit
+    const asset = (await t.json(`/management/v1/assets/${assetId}`, { token: b.manageToken })).status;
+    expect(asset).toBe(404);
+    const stored = (await m('GET', `/assets/${assetId}`)).body.result as UrlAsset;
+    const url = buildAssetUrl({ asset: stored, orgId: a.orgId, transformation: { width: 40 } }, { baseUrl: t.baseUrl, secret: t.services.secrets.signing, presets: new Map() })!;
+    for (let i = 0; i < 2; i++) expect((await fetch(url)).status).toBe(200);
     await t.services.usageMeter.flush();
     const after = (await m('GET', '/organization')).body.result.usage;
-    // the GET of `before` itself is counted too
-    expect(after.requests).toBe(before.usage.requests + 4);
+    // the GET of `before` and the GET of the asset are counted too (B's refused read is B's)
+    expect(after.requests).toBe(before.usage.requests + 5);
     expect(after.imageTransforms).toBe(before.usage.imageTransforms + 1);
   });
 
