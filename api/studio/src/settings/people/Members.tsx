@@ -4,6 +4,7 @@ import { call, m } from '../../api';
 import { Pager } from '../../Pager';
 import { hrefOf } from '../../router';
 import { Outcome, ShownOnce, Table, useAction, when } from '../admin-kit';
+import { RoleSelect } from './RoleSelect';
 import { useRoles } from './roles-query';
 
 interface Member {
@@ -66,13 +67,7 @@ export default function Members() {
           </label>
           <label>
             Invite as
-            <select value={role} onChange={(e) => setRole(e.target.value)}>
-              {roleOptions.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {r.name}
-                </option>
-              ))}
-            </select>
+            <RoleSelect value={role} onChange={setRole} />
           </label>
           <div className="actions">
             <button type="submit" className="primary" disabled={invite.busy}>
@@ -108,14 +103,7 @@ export default function Members() {
                 <td>{mb.email}</td>
                 <td>{mb.name ?? '—'}</td>
                 <td>
-                  <select aria-label={`Role of ${mb.email}`} value={mb.role} disabled={change.busy} onChange={(e) => void setRoleOf(mb, e.target.value)}>
-                    {!roleOptions.some((r) => r.id === mb.role) && <option value={mb.role}>{mb.role}</option>}
-                    {roleOptions.map((r) => (
-                      <option key={r.id} value={r.id}>
-                        {r.name}
-                      </option>
-                    ))}
-                  </select>
+                  <RoleSelect label={`Role of ${mb.email}`} value={mb.role} disabled={change.busy} onChange={(next) => void setRoleOf(mb, next)} />
                 </td>
                 <td>
                   {when(mb.createdAt)}

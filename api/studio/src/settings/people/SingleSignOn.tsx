@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { ApiError, call, get, m } from '../../api';
 import { listOf, Outcome, useAction, when } from '../admin-kit';
-import { useRoles } from './roles-query';
+import { RoleSelect } from './RoleSelect';
 
 interface SsoSettings {
   issuer: string;
@@ -28,7 +28,6 @@ const mappingsOf = (text: string) =>
 /** OpenID Connect single sign-on: the issuer's client, who may sign in and as what; and a test sign-in. */
 export default function SingleSignOn() {
   const qc = useQueryClient();
-  const roles = useRoles();
   const settings = useQuery({
     queryKey: ['sso'],
     queryFn: async () => {
@@ -113,13 +112,7 @@ export default function SingleSignOn() {
         </label>
         <label>
           Default role
-          <select value={form.defaultRole} onChange={(e) => set({ defaultRole: e.target.value })}>
-            {(roles.data ?? []).map((r) => (
-              <option key={r.id} value={r.id}>
-                {r.name}
-              </option>
-            ))}
-          </select>
+          <RoleSelect value={form.defaultRole} onChange={(defaultRole) => set({ defaultRole })} />
         </label>
         <label>
           Role claim

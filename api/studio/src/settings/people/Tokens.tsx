@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { call, m } from '../../api';
 import { Pager } from '../../Pager';
 import { isoOf, Outcome, ShownOnce, Table, useAction, when } from '../admin-kit';
-import { useRoles } from './roles-query';
+import { RoleSelect } from './RoleSelect';
 
 interface Token {
   id: string;
@@ -29,7 +29,6 @@ const grantOf = (t: Token): string => (t.publishable ? 'publishable key' : t.rol
 /** API tokens and publishable keys: made (shown once), rotated with an overlap, revoked; expiry and last use. */
 export default function Tokens() {
   const qc = useQueryClient();
-  const roles = useRoles();
   const [page, setPage] = useState(1);
   const tokens = useQuery({ queryKey: ['tokens', page], queryFn: () => call<Token[]>('GET', m(`/tokens?pageIndex=${page}&pageSize=50`)) });
   const create = useAction();
@@ -96,13 +95,7 @@ export default function Tokens() {
           {form.kind === 'role' && (
             <label>
               Token role
-              <select value={form.role} onChange={(e) => set({ role: e.target.value })}>
-                {(roles.data ?? []).map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.name}
-                  </option>
-                ))}
-              </select>
+              <RoleSelect value={form.role} onChange={(role) => set({ role })} />
             </label>
           )}
           <label>
