@@ -20,6 +20,7 @@ import { createRateLimiter, type RateLimiter } from './adapters/rate-limit/index
 import { createTokenVerifier } from './tenancy/authenticate.js';
 import { createSuspensions, type Suspensions } from './tenancy/suspensions.js';
 import { createTokenUsage, type TokenUsage } from './tenancy/token-usage.js';
+import { createUsageMeter, type UsageMeter } from './tenancy/usage-meter.js';
 import { withSessions, type SessionAwareVerifier } from './people/session-verifier.js';
 import { createMailer, type Mailer } from './adapters/mail/index.js';
 import { auditSettings, type AuditActor } from './audit/audit-actor.js';
@@ -50,6 +51,8 @@ export interface Services {
   auth: SessionAwareVerifier;
   /** When tokens were last used, written in batches (at most once a minute per token). */
   tokenUsage: TokenUsage;
+  /** Requests and image transforms per organization and month, written in batches every few seconds. */
+  usageMeter: UsageMeter;
   /** The suspended organizations, refused at every door (re-read every 2 s and on the bus). */
   suspensions: Suspensions;
   /** Invitations and password resets by email (SMTP_URL); disabled without it. */
@@ -160,6 +163,7 @@ export async function createServices(config: Config, logger: Logger, options: Se
     rateLimiter,
     auth: withSessions(createTokenVerifier({ db, bus, ttlMs: config.tokenCacheTtlMs, rateLimiter, failures: config.authFailures, usage: tokenUsage }), { db, bus, ttlMs: config.tokenCacheTtlMs }),
     tokenUsage,
+    usageMeter: createUsageMeter(db, (err) => logger.warn({ err }, 'recording usage failed; these counts are lost')),
     suspensions,
     mailer: createMailer(config),
     metrics,
@@ -200,6 +204,7 @@ export async function closeServices(s: Services): Promise<void> {
   const steps: Array<[string, () => Promise<void>]> = [
     ['suspensions', async () => s.suspensions.close()],
     ['tokenUsage', () => s.tokenUsage.close()],
+    ['usageMeter', () => s.usageMeter.close()],
     ['eventFeed', () => s.eventFeed.close()],
     ['contentVersions', () => s.contentVersions.close()],
     ['edgeUrls', () => s.edgeUrls.close()],

@@ -20,6 +20,7 @@ import { healthRoutes } from './platform/health.js';
 import { indexRoutes } from './platform/index-page.js';
 import { organizationAdminRoutes } from './platform/organization-admin.js';
 import { organizationRoutes } from './platform/organizations.js';
+import { organizationSettingsRoutes } from './platform/organization-settings.js';
 import { projectRoutes } from './platform/projects.js';
 import { siteRoutes } from './platform/sites.js';
 import { tokenRoutes } from './platform/tokens.js';
@@ -58,6 +59,7 @@ export function jsonRoutes(services: Services): Router[] {
   return [
     organizationRoutes(services),
     organizationAdminRoutes(services),
+    organizationSettingsRoutes(services),
     tokenRoutes(services),
     authRoutes(services),
     memberRoutes(services),

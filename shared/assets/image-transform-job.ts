@@ -41,7 +41,19 @@ export const TRANSFORM_STALLED_AFTER_MS = 4000;
 export const imageTransformJob: JobDefinition<'image-transform'> = {
   handler: (services) => {
     const counter = services.metrics.imageTransforms;
-    return (payload) => runTransformJob({ blobs: services.blobs, assetCaches: services.assetCaches, onTransform: (format) => counter.inc({ format }), timeoutSeconds: 60 }, payload);
+    return (payload) =>
+      runTransformJob(
+        {
+          blobs: services.blobs,
+          assetCaches: services.assetCaches,
+          onTransform: (format) => {
+            counter.inc({ format });
+            services.usageMeter.count(payload.orgId, 'imageTransforms');
+          },
+          timeoutSeconds: 60,
+        },
+        payload,
+      );
   },
   // libuv's default pool has 4 threads: 4 jobs keep it busy while one waits on storage.
   options: { concurrency: Math.max(4, os.availableParallelism()), stalledAfterMs: TRANSFORM_STALLED_AFTER_MS },

@@ -105,11 +105,24 @@ const entryBody = (body: unknown): EntryBody => (body && typeof body === 'object
 
 const namesWatermark = (body: unknown) => !!body && typeof body === 'object' && 'imageWatermark' in body;
 
+/**
+ * Deleting the organization: an owner signed in with a session. No API token (whatever its
+ * scope), no admin and no personal access token: one leaked credential must not end it all.
+ */
+export function authorizeOrganizationDeletion(caller: { member?: { role: string; credential: string } }): void {
+  if (!caller.member) throw forbidden('Only an owner, signed in to the Studio or with POST /auth/sign-in, may delete the organization; API tokens may not.');
+  if (caller.member.role !== 'owner') throw forbidden('Only an owner may delete the organization.');
+  if (caller.member.credential !== 'session') throw forbidden('Deleting the organization needs a signed-in session, not a personal access token.');
+}
+
 /** Refuses (403) what the actor's role does not allow; resolves when it may go on. */
 export async function authorizeRequest(db: Queryable, orgId: string, actor: PolicyActor, req: PolicyRequest): Promise<void> {
   if (!actor.rules) return;
   const rest = req.path.replace(/^\/management\/v1\/?/, '');
   const write = WRITE(req.method);
+  // the organization's name, slug and usage: any member reads them; its one write (DELETE) is
+  // decided by authorizeOrganizationDeletion, which needs the role's name and the credential
+  if (rest === 'organization') return;
   for (const [pattern, area] of AREA_ALWAYS) if (pattern.test(rest)) return authorize(actor, { kind: 'settings', area });
   if (write && rest === 'delivery-settings' && namesWatermark(req.body)) {
     // A watermark is drawn over every image of the organization: setting it is editing assets too.

@@ -9,6 +9,7 @@ import { checkTokenFormat, hashToken, isPublishableKey } from './token-format.js
 import { findActiveToken, type FoundToken } from './token-repository.js';
 import type { Suspensions } from './suspensions.js';
 import type { TokenUsage } from './token-usage.js';
+import type { UsageMeter } from './usage-meter.js';
 
 export interface TokenVerifier {
   /**
@@ -186,7 +187,7 @@ export interface Admitted {
  * token's own limit ran out.
  */
 export async function admitToken(
-  services: { auth: TokenVerifier; rateLimiter: RateLimiter; suspensions: Suspensions },
+  services: { auth: TokenVerifier; rateLimiter: RateLimiter; suspensions: Suspensions; usageMeter?: UsageMeter },
   token: string,
   client?: string,
   caller?: CallerOrigin,
@@ -199,5 +200,6 @@ export async function admitToken(
   const rate = await services.rateLimiter.consume(identity.tokenId);
   const rateHeaders = rateLimitHeaders(rate);
   if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds, undefined, rateHeaders);
+  services.usageMeter?.count(identity.orgId, 'requests');
   return { identity, rateHeaders };
 }

@@ -149,3 +149,8 @@ export const allowedOriginsInputSchema = z.strictObject({
     .nullable()
     .transform((list) => (list === null ? null : [...new Set(list)])),
 });
+
+/** `DELETE /management/v1/organization`: the organization's slug, typed to confirm. */
+export const organizationDeletionInputSchema = z.strictObject({
+  confirm: z.string().min(1, "type the organization's slug to confirm").max(63),
+});

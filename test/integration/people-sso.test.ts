@@ -181,6 +181,24 @@ describe('the start and the callback', () => {
     expect(await page.text()).toContain('Single sign-on for this organization not found.');
   });
 
+  it('a test sign-in: test takes 1 or true only, and its callback is verified like a real one', async () => {
+    const bad = await start(`/auth/sso/${org.slug}/start?test=yes`);
+    expect(bad.status).toBe(400);
+    const body = await bad.json();
+    expect(body.success).toBe(false);
+    expect(body.errors.join(' ')).toMatch(/test: /);
+    const started = await start(`/auth/sso/${org.slug}/start?test=1&returnTo=${encodeURIComponent('/studio/settings/sso')}`);
+    expect(started.status).toBe(302);
+    const cookie = started.headers.get('set-cookie')!.split(';')[0];
+    const wrongState = await fetch(`${t.baseUrl}/auth/sso/callback?code=abc&state=another&iss=${encodeURIComponent(idp.issuer)}`, {
+      redirect: 'manual',
+      headers: { accept: 'application/json', cookie },
+    });
+    expect(wrongState.status).toBe(401);
+    expect((await wrongState.json()).errors[0]).toMatch(/could not be verified.*state/i);
+    expect(wrongState.headers.get('set-cookie')).toMatch(/^folio_sso=;/);
+  });
+
   it("refuses a suspended organization's sign-in with the suspension's reason", async () => {
     expect((await t.json(`/admin/v1/organizations/${org.orgId}/suspend`, { token: t.adminToken, body: { reason: 'unpaid invoice' } })).status).toBe(200);
     try {

@@ -49,6 +49,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PUT /management/v1/audit-log/settings': 'putAuditLogSettings',
   'GET /management/v1/allowed-origins': 'getAllowedOrigins',
   'PUT /management/v1/allowed-origins': 'putAllowedOrigins',
+  'GET /management/v1/organization': 'getOwnOrganization',
+  'DELETE /management/v1/organization': 'deleteOwnOrganization',
   'POST /management/v1/sites': 'createSite',
   'GET /management/v1/sites': 'listSites',
   'GET /management/v1/sites/{siteId}/url-patterns': 'getSiteUrlPatterns',

@@ -56,6 +56,7 @@ export const sso: OpenApiFragment = {
         parameters: [
           pathParam('organization', { type: 'string' }, "The organization's slug or id"),
           { name: 'returnTo', in: 'query', schema: { type: 'string' }, description: 'A path or URL of this deployment to land on once signed in (default /auth/me)' },
+          { name: 'test', in: 'query', schema: { type: 'string', enum: ['1', 'true'] }, description: "A test sign-in: the callback checks the issuer's answer and shows who would sign in with which role, without making a member or opening a session" },
         ],
         responses: { 302: redirect("To the issuer's authorization endpoint"), 400: refusal('returnTo is not of this deployment'), 403: refusal('The organization is suspended'), 404: refusal('No single sign-on for this organization'), 422: refusal('The issuer cannot be discovered') },
       },
@@ -63,9 +64,9 @@ export const sso: OpenApiFragment = {
     '/auth/sso/callback': {
       get: {
         summary: "The identity provider's redirect back: checks state, nonce and PKCE, creates the member just in time, opens a session",
-        description: 'Sets the session cookies of POST /auth/sign-in and redirects to returnTo. An email outside the allowed domains is 403.',
+        description: 'Sets the session cookies of POST /auth/sign-in and redirects to returnTo. An email outside the allowed domains is 403. A test sign-in (started with test=1) answers a page naming the email and role instead, and writes nothing.',
         tags: ['auth'], 'x-scope': 'public', security: [],
-        responses: { 302: redirect('Signed in: to returnTo'), 401: refusal('Not started in this browser, expired, or not verified'), 403: refusal('The email is not allowed, or the organization is suspended'), 404: refusal('No single sign-on any more'), 422: refusal('The issuer cannot be discovered') },
+        responses: { 200: { description: 'A test sign-in: who would sign in, with which role', content: { 'text/html': { schema: { type: 'string' } } } }, 302: redirect('Signed in: to returnTo'), 401: refusal('Not started in this browser, expired, or not verified'), 403: refusal('The email is not allowed, or the organization is suspended'), 404: refusal('No single sign-on any more'), 422: refusal('The issuer cannot be discovered') },
       },
     },
   },

@@ -3,7 +3,7 @@ import { ok } from '../../../shared/envelope.js';
 import { isAppError, unauthenticated } from '../../../shared/errors/index.js';
 import { openPending, PENDING_TTL_MS, sealPending } from '../../../shared/people/sso/pending-cookie.js';
 import { ssoSettingsInputSchema, ssoStartQuerySchema } from '../../../shared/people/sso/sso-input.js';
-import { finishSsoSignIn, startSsoSignIn } from '../../../shared/people/sso/sso-sign-in.js';
+import { finishSsoSignIn, startSsoSignIn, testSsoSignIn } from '../../../shared/people/sso/sso-sign-in.js';
 import { getSsoSettings, publicSsoSettings, putSsoSettings, removeSsoSettings } from '../../../shared/people/sso/sso-settings-service.js';
 import type { Services } from '../../../shared/services.js';
 import { parseInput } from '../../../shared/validation.js';
@@ -33,6 +33,21 @@ function answerFailure(req: Request, res: Response, next: NextFunction, err: unk
     );
 }
 
+/** A test sign-in's page: who would sign in, with which role; nothing was written. */
+function answerTest(res: Response, result: { email: string; role: string; member: boolean; returnTo: string }): void {
+  const who = `${escapeHtml(result.email)} would sign in as ${escapeHtml(result.role)}${result.member ? ' (already a member)' : ' (a new member, made at the first real sign-in)'}.`;
+  res
+    .status(200)
+    .set('Cache-Control', 'no-store')
+    .set('Content-Security-Policy', "default-src 'none'")
+    .type('html')
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Single sign-on works</title></head>` +
+        `<body><h1>Single sign-on works</h1><p id="result">${who}</p><p>This was a test: no member was made and no session opened.</p>` +
+        `<p><a href="${escapeHtml(result.returnTo)}">Back</a></p></body></html>`,
+    );
+}
+
 /** `/management/v1/sso` (the settings) and `/auth/sso/…` (signing in through the issuer). */
 export function ssoRoutes(services: Services): Router {
   const r = Router();
@@ -58,8 +73,8 @@ export function ssoRoutes(services: Services): Router {
 
   r.get('/auth/sso/:organization/start', async (req, res, next) => {
     try {
-      const { returnTo } = parseInput(ssoStartQuerySchema, req.query);
-      const { redirect, pending } = await startSsoSignIn(services, String(req.params.organization), returnTo);
+      const { returnTo, test } = parseInput(ssoStartQuerySchema, req.query);
+      const { redirect, pending } = await startSsoSignIn(services, String(req.params.organization), returnTo, { test: test !== undefined });
       res.cookie(PENDING_COOKIE, sealPending(services.secrets.signing, pending), {
         httpOnly: true,
         secure: req.secure,
@@ -79,6 +94,7 @@ export function ssoRoutes(services: Services): Router {
       res.clearCookie(PENDING_COOKIE, { httpOnly: true, secure: req.secure, sameSite: 'lax', path: CALLBACK_PATH });
       if (!pending) throw unauthenticated('This sign-in was not started in this browser, or took longer than 10 minutes: start it again.');
       const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+      if (pending.test) return answerTest(res, await testSsoSignIn(services, pending, query));
       const signed = await finishSsoSignIn(services, pending, query, { address: services.clientAddress(req), userAgent: req.headers['user-agent'] });
       setSessionCookies(req, res, signed.token, signed.csrfToken);
       res.set('Cache-Control', 'no-store').redirect(302, signed.returnTo);

@@ -1,4 +1,4 @@
-import { allowedOriginsInputSchema, distributionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, siteUrlPatternsInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
+import { allowedOriginsInputSchema, distributionInputSchema, organizationDeletionInputSchema, organizationInputSchema, projectInputSchema, siteInputSchema, siteUrlPatternsInputSchema, tokenInputSchema } from '../../../shared/tenancy/tenancy-input.js';
 import { SCOPES } from '../../../shared/tenancy/scopes.js';
 import { created201, zodBody, ok200, pagingParameters, pathParam, pick, ref, type OpenApiFragment } from '../openapi/common.js';
 
@@ -55,6 +55,25 @@ export const platform: OpenApiFragment = {
         distributionIds: { type: 'array', items: { type: 'string' }, description: 'The distributions serving the site; empty: every one of the organization.' },
       },
     },
+    OwnOrganization: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        slug: { type: 'string' },
+        name: { type: ['string', 'null'] },
+        usage: {
+          type: 'object',
+          properties: {
+            month: { type: 'string', format: 'date', description: 'The first day (UTC) of the month counted' },
+            entries: { type: 'integer' },
+            assets: { type: 'integer' },
+            assetBytes: { type: 'integer' },
+            requests: { type: 'integer', description: 'Admitted REST and GraphQL requests this month' },
+            imageTransforms: { type: 'integer', description: 'Image derivatives made this month' },
+          },
+        },
+      },
+    },
     Site: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, externalId: { type: ['string', 'null'] }, createdAt: { type: 'string', format: 'date-time' } } },
     Project: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, createdAt: { type: 'string', format: 'date-time' } } },
     Distribution: {
@@ -102,6 +121,21 @@ export const platform: OpenApiFragment = {
         tags: ['management'], 'x-scope': 'manage',
         requestBody: zodBody(allowedOriginsInputSchema),
         responses: { 200: ok200(ref('AllowedOrigins')), ...pick(400, 401, 403, 413, 429) },
+      },
+    },
+    '/management/v1/organization': {
+      get: {
+        summary: "The caller's organization: its name, slug and usage at a glance",
+        description: 'Any member, any manage token. Requests and image transforms are counted per calendar month (UTC) and written every few seconds, so they may be a few seconds behind.',
+        tags: ['management'], 'x-scope': 'manage',
+        responses: { 200: ok200(ref('OwnOrganization')), ...pick(401, 403, 429) },
+      },
+      delete: {
+        summary: 'Delete the organization: an owner signed in with a session, the slug typed to confirm',
+        description: 'API tokens, admins and personal access tokens get 403; a confirmation other than the slug 422. The organization is refused at once and removed by a job.',
+        tags: ['management'], 'x-scope': 'manage',
+        requestBody: zodBody(organizationDeletionInputSchema),
+        responses: { 202: ok200({ type: 'object' }), ...pick(400, 401, 403, 413, 422, 429) },
       },
     },
     '/management/v1/sites': {

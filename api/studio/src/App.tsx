@@ -5,12 +5,14 @@ import { Layout, type Place } from './Layout';
 import { useRoute } from './router';
 import { useMe } from './session';
 import { SignIn } from './SignIn';
+import { adminSectionOf } from './settings/admin-sections';
 
 // The editor (and TipTap with it) and the media library load when first opened: the sign-in and
 // the list stay small.
 const EntryEditor = lazy(() => import('./editor/EntryEditor'));
 const Assets = lazy(() => import('./Assets'));
 const SettingsRoutes = lazy(() => import('./settings/SettingsRoutes'));
+const AdminSettings = lazy(() => import('./settings/AdminSettings'));
 
 export function App() {
   const route = useRoute();
@@ -21,11 +23,14 @@ export function App() {
   if (!me.data) return <SignIn />;
   const entry = /^\/entries\/([^/?]+)/.exec(route);
   const fresh = route.startsWith('/new?') ? new URLSearchParams(route.slice(5)) : null;
-  const current: Place = route.startsWith('/assets') ? 'assets' : /^\/models(\/|$|\?)/.test(route) ? 'models' : /^\/settings(\/|$|\?)/.test(route) ? 'settings' : 'content';
+  const admin = adminSectionOf(route);
+  const current: Place = route.startsWith('/assets') ? 'assets' : /^\/models(\/|$|\?)/.test(route) ? 'models' : admin || /^\/settings(\/|$|\?)/.test(route) ? 'settings' : 'content';
   return (
     <Layout me={me.data} current={current}>
       <Suspense fallback={<p className="loading">Loading…</p>}>
-        {entry ? (
+        {admin ? (
+          <AdminSettings me={me.data} section={admin} route={route} />
+        ) : entry ? (
           <EntryEditor key={entry[1]} id={decodeURIComponent(entry[1])} me={me.data} />
         ) : fresh ? (
           <EntryEditor key={route} fresh={{ model: fresh.get('model') ?? '', siteId: fresh.get('site') ?? '' }} me={me.data} />

@@ -13,6 +13,8 @@ export interface PendingCookie extends PendingSignIn {
   returnTo: string;
   /** Epoch milliseconds after which the attempt is refused. */
   expiresAt: number;
+  /** A test sign-in (from the settings): checked, but no member is made and no session opened. */
+  test?: boolean;
 }
 
 const mac = (signing: Buffer, payload: string) => createHmac('sha256', signing).update(`sso:${payload}`).digest('base64url');

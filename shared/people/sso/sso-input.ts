@@ -28,4 +28,8 @@ export type SsoSettingsInput = z.output<typeof ssoSettingsInputSchema>;
 
 export const ssoStartQuerySchema = z.object({
   returnTo: z.string().max(2000).optional().describe('Where to go once signed in: a path or URL of this deployment (default /auth/me)'),
+  test: z
+    .enum(['1', 'true'])
+    .optional()
+    .describe("A test sign-in: the issuer's answer is checked and the page says who would sign in with which role; no member is made and no session opened"),
 });

@@ -27,13 +27,13 @@ async function settingsOfOrganization(db: Deps['db'], organization: string): Pro
 }
 
 /** The issuer's authorization URL, and the pending attempt the browser keeps until the callback. */
-export async function startSsoSignIn(services: Deps, organization: string, returnTo: string | undefined): Promise<{ redirect: URL; pending: PendingCookie }> {
+export async function startSsoSignIn(services: Deps, organization: string, returnTo: string | undefined, options: { test?: boolean } = {}): Promise<{ redirect: URL; pending: PendingCookie }> {
   const target = checkedReturnTo(returnTo, services.config.publicBaseUrl);
   const { orgId, settings } = await settingsOfOrganization(services.db, organization);
   assertNotSuspended(services.suspensions, orgId);
   const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
   const { url, pending } = await authorizationUrl(config, ssoRedirectUri(services.config.publicBaseUrl));
-  return { redirect: url, pending: { ...pending, orgId, returnTo: target, expiresAt: Date.now() + PENDING_TTL_MS } };
+  return { redirect: url, pending: { ...pending, orgId, returnTo: target, expiresAt: Date.now() + PENDING_TTL_MS, ...(options.test ? { test: true } : {}) } };
 }
 
 /** The claim's values as strings (a claim may be a string or a list). */
@@ -61,6 +61,40 @@ export function allowedEmail(settings: Pick<SsoSettings, 'allowedDomains'>, clai
   return email;
 }
 
+/** The issuer's answer to `pending` verified (state, nonce, PKCE), its email allowed: the settings, the email and the mapped role. */
+async function verifiedAnswer(services: Deps, pending: PendingCookie, callbackQuery: string): Promise<{ settings: SsoSettings; email: string; mapped: string | null }> {
+  assertNotSuspended(services.suspensions, pending.orgId);
+  const settings = await findSsoSettings(services.db, pending.orgId);
+  if (!settings) throw notFound('Single sign-on for this organization');
+  const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
+  const callbackUrl = new URL(`${ssoRedirectUri(services.config.publicBaseUrl)}?${callbackQuery}`);
+  let claims: Claims;
+  try {
+    claims = await exchangeCode(config, callbackUrl, pending);
+  } catch (err) {
+    throw unauthenticated(`The identity provider's answer could not be verified (${failureReason(err)}); start the sign-in again.`);
+  }
+  return { settings, email: allowedEmail(settings, claims), mapped: mappedRole(settings, claims) };
+}
+
+/** The role a sign-in gives: a member's own, unless single sign-on made them and a mapping applies; a newcomer's mapped or default role. */
+const roleAt = (current: { role: string; source: string } | undefined, mapped: string | null, settings: SsoSettings): string =>
+  current && !(current.source === 'sso' && mapped !== null) ? current.role : (mapped ?? settings.defaultRole);
+
+/**
+ * A test sign-in's result: the answer is verified as for a real one and the page says who would
+ * sign in with which role, but nothing is written (no member, no session), so an admin can try the
+ * settings without losing their own session.
+ */
+export async function testSsoSignIn(services: Deps, pending: PendingCookie, callbackQuery: string): Promise<{ email: string; role: string; member: boolean; returnTo: string }> {
+  const { settings, email, mapped } = await verifiedAnswer(services, pending, callbackQuery);
+  const { rows } = await services.db.query<{ role: string; source: string }>(
+    `SELECT m.role, m.source FROM memberships m JOIN people p ON p.id = m.person_id WHERE m.org_id = $1 AND p.email = $2`,
+    [pending.orgId, email],
+  );
+  return { email, role: roleAt(rows[0], mapped, settings), member: rows.length > 0, returnTo: pending.returnTo };
+}
+
 /**
  * Finishes the sign-in of `pending` with the issuer's answer (`callbackQuery`): the code is
  * exchanged (state, nonce and PKCE checked by openid-client), the email checked against the
@@ -74,19 +108,7 @@ export async function finishSsoSignIn(
   callbackQuery: string,
   client: { address: string; userAgent?: string },
 ): Promise<SignedIn & { returnTo: string }> {
-  assertNotSuspended(services.suspensions, pending.orgId);
-  const settings = await findSsoSettings(services.db, pending.orgId);
-  if (!settings) throw notFound('Single sign-on for this organization');
-  const config = await issuerConfiguration(settings, issuerOptionsOf(services.config));
-  const callbackUrl = new URL(`${ssoRedirectUri(services.config.publicBaseUrl)}?${callbackQuery}`);
-  let claims: Claims;
-  try {
-    claims = await exchangeCode(config, callbackUrl, pending);
-  } catch (err) {
-    throw unauthenticated(`The identity provider's answer could not be verified (${failureReason(err)}); start the sign-in again.`);
-  }
-  const email = allowedEmail(settings, claims);
-  const mapped = mappedRole(settings, claims);
+  const { settings, email, mapped } = await verifiedAnswer(services, pending, callbackQuery);
   let roleChanged: string | null = null;
   const signed = await services.db.transaction(async (tx) => {
     const person = await ensurePerson(tx, email);
@@ -96,7 +118,7 @@ export async function finishSsoSignIn(
       person.id,
     ]);
     const current = rows[0];
-    const role = current && !(current.source === 'sso' && mapped !== null) ? current.role : (mapped ?? settings.defaultRole);
+    const role = roleAt(current, mapped, settings);
     if (!current) {
       await addMembership(tx, pending.orgId, person.id, role, 'sso');
       await recordAudit(tx, pending.orgId, [{ action: 'member.joined', subject: { type: 'member', id: person.id }, changes: { role, source: 'sso' }, actor }]);

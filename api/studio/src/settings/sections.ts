@@ -1,5 +1,6 @@
 import type { Me } from '../types';
 import { readsContent } from './access';
+import { ADMIN_SECTIONS } from './admin-sections';
 
 /**
  * One settings section of the Studio: where it lives and who sees it. The Settings page lists the
@@ -28,6 +29,8 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
   { id: 'authors', label: 'Authors', path: '/settings/authors', description: 'Bylines entries credit.', visibleTo: readsContent },
   { id: 'labels', label: 'Labels', path: '/settings/labels', description: 'Labels that tag entries.', visibleTo: readsContent },
   { id: 'lists', label: 'Lists', path: '/settings/lists', description: 'Curated lists of entries with their display windows.', visibleTo: readsContent },
+  // people and access, integration, organization: their own registry, listed here too
+  ...ADMIN_SECTIONS.map((s) => ({ id: s.id, label: s.label, path: s.path, description: s.group, visibleTo: (me: Me) => s.visibleTo(me) })),
 ];
 
 /** The sections `me` may open, in the registry's order. */
