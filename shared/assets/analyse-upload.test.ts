@@ -41,6 +41,20 @@ describe('analyseUpload', () => {
     expect(suggestedFocalPoint!.y * 500).toBeLessThanOrEqual(310);
   });
 
+  it('answers in the upright image: an EXIF orientation-6 JPEG of the scene gets the same face', async () => {
+    const photo = await sharp(await fixture('the-mouse.jpg')).resize(800, 500).png().toBuffer();
+    const scene = await sharp(photo).extract({ left: 0, top: 0, width: 560, height: 500 }).png().toBuffer();
+    // stored turned a quarter anticlockwise; orientation 6 tells a viewer to turn it back
+    const stored = await sharp(scene).rotate(270).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer();
+    expect((await sharp(stored).metadata()).width).toBe(500);
+    await blobs.put('exif', Readable.from([stored]), { contentType: 'image/jpeg' });
+    const { suggestedFocalPoint } = await analyseUpload({ blobs }, 'exif');
+    expect(suggestedFocalPoint!.x * 560).toBeGreaterThanOrEqual(345);
+    expect(suggestedFocalPoint!.x * 560).toBeLessThanOrEqual(455);
+    expect(suggestedFocalPoint!.y * 500).toBeGreaterThanOrEqual(180);
+    expect(suggestedFocalPoint!.y * 500).toBeLessThanOrEqual(310);
+  });
+
   it('finds the same point in a large original as in its small decode (3840×2400 JPEG, EXIF-free)', async () => {
     const jpeg = await fixture('the-mouse.jpg');
     await blobs.put('mouse', Readable.from([jpeg]), { contentType: 'image/jpeg' });
