@@ -27,18 +27,21 @@ export interface AssetContent {
   duration: number | null;
   posterKey: string | null;
   placeholder: string | null;
+  /** Absent: none (content not analysed, such as rows written by tests and benchmarks). */
+  suggestedFocalPoint?: FocalPoint | null;
 }
 
 export async function insertAsset(db: Queryable, orgId: string, id: string, content: AssetContent, meta: AssetMetadata): Promise<Asset> {
   const { rows } = await db.query<AssetRow>(
     `INSERT INTO assets (org_id, id, version_id, type, content_type, size, width, height, duration, poster_key,
-                         title, file_name, path, caption, alt, author, source, tags, external_id, placeholder)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+                         title, file_name, path, caption, alt, author, source, tags, external_id, placeholder, suggested_focal_point)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21::jsonb)
      RETURNING ${ASSET_COLUMNS}`,
     [
       orgId, id, content.versionId, content.type, content.contentType, content.size, content.width, content.height,
       content.duration, content.posterKey, meta.title ?? null, meta.fileName ?? null, meta.path ?? null, meta.caption ?? null,
       meta.alt ?? null, meta.author ?? null, meta.source ?? null, meta.tags ?? [], meta.externalId ?? null, content.placeholder,
+      jsonOrNull(content.suggestedFocalPoint),
     ],
   );
   return toAsset(rows[0]);
@@ -99,9 +102,9 @@ export async function listAssets(
 export async function replaceAssetContent(db: Queryable, orgId: string, id: string, content: AssetContent, meta: AssetMetadata): Promise<Asset | null> {
   const sets = [
     'version_id = $3', 'type = $4', 'content_type = $5', 'size = $6', 'width = $7', 'height = $8', 'duration = $9', 'poster_key = $10', 'placeholder = $11',
-    'updated_at = now()',
+    'suggested_focal_point = $12::jsonb',     'updated_at = now()',
   ];
-  const params: unknown[] = [orgId, id, content.versionId, content.type, content.contentType, content.size, content.width, content.height, content.duration, content.posterKey, content.placeholder];
+  const params: unknown[] = [orgId, id, content.versionId, content.type, content.contentType, content.size, content.width, content.height, content.duration, content.posterKey, content.placeholder, jsonOrNull(content.suggestedFocalPoint)];
   appendMetadata(sets, params, meta);
   const { rows } = await db.query<AssetRow>(
     `UPDATE assets SET ${sets.join(', ')} WHERE org_id = $1 AND id = $2 AND deleted_at IS NULL RETURNING ${ASSET_COLUMNS}`,
@@ -177,3 +180,5 @@ export async function findAssetSizes(db: Queryable, orgId: string, ids: string[]
   );
   return new Map(rows.map((r) => [r.id, { title: r.title ?? r.file_name, size: Number(r.size) }]));
 }
+
+const jsonOrNull = (v: FocalPoint | null | undefined) => (v ? JSON.stringify(v) : null);

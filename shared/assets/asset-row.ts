@@ -25,13 +25,14 @@ export interface AssetRow {
   poster_asset_id: string | null;
   poster_key: string | null;
   placeholder: string | null;
+  suggested_focal_point: FocalPoint | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export const ASSET_COLUMNS =
   'org_id, id, version_id, type, title, content_type, file_name, path, caption, alt, author, source, size, tags, external_id, ' +
-  'width, height, duration, focal_point, focal_points, poster_asset_id, poster_key, placeholder, created_at, updated_at';
+  'width, height, duration, focal_point, focal_points, poster_asset_id, poster_key, placeholder, suggested_focal_point, created_at, updated_at';
 
 export const toAsset = (r: AssetRow): Asset => ({
   id: r.id,
@@ -57,6 +58,7 @@ export const toAsset = (r: AssetRow): Asset => ({
   posterAssetId: r.poster_asset_id,
   posterKey: r.poster_key,
   placeholder: r.placeholder,
+  suggestedFocalPoint: r.suggested_focal_point,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });

@@ -54,7 +54,7 @@ function recordAssetEvent(tx: Queryable, type: 'asset.created' | 'asset.updated'
  * removes the blob. `id` keeps an asset's id from elsewhere (an import); by default a new one.
  */
 export async function createAsset(deps: AssetServiceDeps, orgId: string, source: Readable, meta: AssetMetadata, id = newId()): Promise<Asset> {
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null, logger: deps.logger }, { orgId, assetId: id }, source, deps.maxBytes);
   try {
     return await deps.db.transaction(async (tx) => {
       const asset = await insertAsset(tx, orgId, id, content, meta);
@@ -75,7 +75,7 @@ export async function replaceContent(deps: AssetServiceDeps, orgId: string, id: 
     source.resume();
     throw notFound(`Asset "${id}"`);
   }
-  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null }, { orgId, assetId: id }, source, deps.maxBytes);
+  const content = await storeUpload({ blobs: deps.blobs, ffmpeg: (await deps.ffmpeg?.()) ?? null, logger: deps.logger }, { orgId, assetId: id }, source, deps.maxBytes);
   let asset: Asset | null;
   try {
     asset = await deps.db.transaction(async (tx) => {

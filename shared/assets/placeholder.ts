@@ -1,32 +1,20 @@
 import sharp from 'sharp';
-import type { BlobStore } from '../adapters/blobs/index.js';
-import { MAX_INPUT_PIXELS } from './limits.js';
+import type { DecodedImage } from './decode-small.js';
 
 /** The placeholder's longest side, in pixels: a browser scales it up, blurred. */
 const SIDE = 16;
 
 /**
- * A low-quality image placeholder: the stored original shrunk to 16 pixels on its longest side,
- * blurred, as a WebP data: URI of a few hundred bytes. Streams the original (JPEG decodes at a
- * fraction of its size), so it costs little next to the upload; null when the image cannot be
- * read (or the store does not answer), since a placeholder is a nicety and never fails an upload.
+ * A low-quality image placeholder: the image shrunk to 16 pixels on its longest side, blurred, as
+ * a WebP data: URI of a few hundred bytes. Made from the small decode shared with the other
+ * upload-time analyses, so it costs little next to the upload.
  */
-export async function makePlaceholder(blobs: BlobStore, key: string): Promise<string | null> {
-  const blob = await blobs.get(key).catch(() => null);
-  if (!blob) return null;
-  const shrink = sharp({ limitInputPixels: MAX_INPUT_PIXELS, failOn: 'none' })
-    .rotate()
+export async function makePlaceholder(image: DecodedImage): Promise<string> {
+  const { width, height, channels } = image.info;
+  const bytes = await sharp(image.data, { raw: { width, height, channels } })
     .resize(SIDE, SIDE, { fit: 'inside' })
     .blur(0.8)
-    .webp({ quality: 40 });
-  blob.body.on('error', (err) => shrink.destroy(err));
-  blob.body.pipe(shrink);
-  try {
-    const bytes = await shrink.toBuffer();
-    return `data:image/webp;base64,${bytes.toString('base64')}`;
-  } catch {
-    return null;
-  } finally {
-    blob.body.destroy();
-  }
+    .webp({ quality: 40 })
+    .toBuffer();
+  return `data:image/webp;base64,${bytes.toString('base64')}`;
 }

@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../adapters/blobs/index.js';
+import type { Logger } from '../logger.js';
+import { analyseUpload } from './analyse-upload.js';
 import { originalKey } from '../adapters/blobs/keys.js';
 import { badRequest } from '../errors/index.js';
 import { newVersionId } from '../ids.js';
@@ -7,7 +9,6 @@ import type { AssetContent } from './asset-repository.js';
 import { HEADER_EXTENDED_BYTES, HEADER_PREFIX_BYTES } from './limits.js';
 import { probeMp4 } from './mp4-probe.js';
 import { extractPoster } from './poster.js';
-import { makePlaceholder } from './placeholder.js';
 import { probeImage } from './probe-image.js';
 import { readHead } from './read-head.js';
 import { sniffType } from './sniff-type.js';
@@ -18,6 +19,8 @@ export interface UploadDeps {
   blobs: BlobStore;
   /** ffmpeg binary for poster frames, or null to skip extraction. */
   ffmpeg: string | null;
+  /** Where a failed upload-time analysis is reported (it never fails the upload). */
+  logger?: Logger;
 }
 
 /**
@@ -65,8 +68,8 @@ export async function storeUpload(deps: UploadDeps, ids: { orgId: string; assetI
   if (type === 'VIDEO') {
     posterKey = await extractPoster(deps, { ...ids, versionId, originalKey: key, duration });
   }
-  const placeholder = isTransformable(contentType) ? await makePlaceholder(deps.blobs, key) : null;
-  return { versionId, type, contentType, size, width, height, duration, posterKey, placeholder };
+  const { placeholder, suggestedFocalPoint } = isTransformable(contentType) ? await analyseUpload(deps, key) : { placeholder: null, suggestedFocalPoint: null };
+  return { versionId, type, contentType, size, width, height, duration, posterKey, placeholder, suggestedFocalPoint };
 }
 
 async function readRange(blobs: BlobStore, key: string, start: number, length: number): Promise<Buffer> {

@@ -198,6 +198,8 @@ export interface Asset {
   posterKey: string | null;
   /** A tiny blurred data: URI of an image, made at upload (null for other assets). */
   placeholder: string | null;
+  /** Where the attention strategy found the subject, at upload: shown as a suggestion, never used for a crop (null when not computed). */
+  suggestedFocalPoint: FocalPoint | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -26,6 +26,7 @@ export function assetView(services: Services, asset: Asset) {
     duration: asset.duration,
     focalPoint: asset.focalPoint,
     focalPoints: asset.focalPoints,
+    suggestedFocalPoint: asset.suggestedFocalPoint,
     posterAssetId: asset.posterAssetId,
     hasExtractedPoster: asset.posterKey !== null,
     placeholder: asset.placeholder,

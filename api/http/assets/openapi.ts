@@ -126,6 +126,10 @@ export const assets: OpenApiFragment = {
         duration: { type: ['number', 'null'] },
         focalPoint: { oneOf: [focalPoint, { type: 'null' }] },
         focalPoints: ratioFocalPoints,
+        suggestedFocalPoint: {
+          oneOf: [focalPoint, { type: 'null' }],
+          description: 'Where the subject of an image was found at upload (libvips attention): a suggestion for focalPoint, never used for crops; null for files, videos, SVG and images it could not be found in',
+        },
         posterAssetId: nullableString,
         hasExtractedPoster: { type: 'boolean' },
         placeholder: { type: ['string', 'null'], description: 'A tiny blurred data: URI of an image (WebP, a few hundred bytes) to show while it loads; null for other assets' },

@@ -89,6 +89,11 @@ function assetFields(): GraphQLFieldConfigMap<AssetRow, DeliveryContext> {
     duration: { type: GraphQLFloat },
     type: { type: new GraphQLNonNull(CmsAssetType) },
     focalPoint: { type: CmsFocalPoint, resolve: (a) => a.focal_point },
+    suggestedFocalPoint: {
+      type: CmsFocalPoint,
+      description: 'Where the subject of an image was found at upload (libvips attention): a suggestion for focalPoint, never used for crops; null for files, videos and SVG.',
+      resolve: (a) => a.suggested_focal_point ?? null,
+    },
     placeholder: { type: GraphQLString, description: 'A tiny blurred data: URI of the image (WebP, well under 1 KB) to show while it loads; null for other assets.' },
     url: {
       type: GraphQLString,

@@ -276,6 +276,7 @@ describe('built-in types', () => {
       duration: 'Float',
       type: 'CmsAssetType!',
       focalPoint: 'CmsFocalPoint',
+      suggestedFocalPoint: 'CmsFocalPoint',
       placeholder: 'String',
       url: '(transformation: CmsAssetTransformation, useFocalPoint: Boolean)String',
       // added for the browser: a ready srcset
