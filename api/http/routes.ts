@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
+import { goalRoutes } from './analytics/goals.js';
 import { analyticsSettingsRoutes } from './analytics/settings.js';
 import { analyticsProjectRoutes } from './analytics/projects.js';
 import { dashboardRoutes } from './dashboard/index.js';
@@ -70,6 +71,7 @@ export function jsonRoutes(services: Services): Router[] {
     projectRoutes(services),
     outputGroupRoutes(services),
     analyticsRoutes(services),
+    goalRoutes(services),
     analyticsSettingsRoutes(services),
     analyticsProjectRoutes(services),
     contentRoutes(services),

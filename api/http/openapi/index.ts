@@ -3,6 +3,7 @@ import { ref, type OpenApiFragment } from './common.js';
 import { assets } from '../assets/openapi.js';
 import { content } from '../content/openapi.js';
 import { analytics } from '../analytics/openapi.js';
+import { goals } from '../analytics/goals-openapi.js';
 import { ingest } from '../ingest/openapi.js';
 import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
@@ -24,6 +25,7 @@ const fragments: OpenApiFragment[] = [
   content,
   releases,
   analytics,
+  goals,
   ingest,
   webhooks,
   edge,
