@@ -140,6 +140,16 @@ describe('analytics goals and funnels', () => {
     });
   }
 
+  it('every funnel at once, for analytics readers', async () => {
+    const w = windows[1];
+    const res = await report(org, '/funnels', `from=${iso(w.from)}&to=${iso(w.to)}${w.query}`);
+    expect(res.status).toBe(200);
+    const one = await report(org, `/funnels/${funnelId}`, `from=${iso(w.from)}&to=${iso(w.to)}${w.query}`);
+    expect(res.body.result).toEqual([one.body.result]);
+    expect((await report(org, '/funnels', 'compare=previous')).status).toBe(400);
+    expect((await report(other, '/funnels')).body.result).toEqual([]);
+  });
+
   it('a funnel is counted per UTC day: steps on both sides of midnight do not join', async () => {
     const day = start + 8 * DAY;
     const lines = [
@@ -216,6 +226,7 @@ describe('analytics goals and funnels', () => {
       await m(foreign, `/funnels/${funnelId}`, { method: 'DELETE' }),
       await report(foreign, '/goals'),
       await report(foreign, `/funnels/${funnelId}`),
+      await report(foreign, '/funnels'),
     ]) {
       expect([res.status, res.body.success]).toEqual([404, false]);
     }

@@ -84,6 +84,9 @@ export const goals: OpenApiFragment = {
     [`${report}/goals`]: {
       get: { ...read, summary: 'Conversions per goal: visitors, requests and conversion rate (read from the raw lines)', parameters: [...ids, ...reportParameters], responses: { 200: ok200({ type: 'array', items: ref('GoalFigures') }), ...pick(400, 401, 403, 404, 429) } },
     },
+    [`${report}/funnels`]: {
+      get: { ...read, summary: "Every funnel of the distribution with its figures (compare: ask one funnel)", parameters: [...ids, ...reportParameters.filter((p) => p.name !== 'compare')], responses: { 200: ok200({ type: 'array', items: ref('FunnelFigures') }), ...pick(400, 401, 403, 404, 429) } },
+    },
     [`${report}/funnels/{id}`]: {
       get: { ...read, summary: 'A funnel: visitors per step, in order within a UTC day, and the drop-off (read from the raw lines)', parameters: [...ids, idParam, ...reportParameters], responses: { 200: ok200(ref('FunnelFigures')), ...pick(400, 401, 403, 404, 429) } },
     },

@@ -7,7 +7,7 @@ import { MAX_PER_DISTRIBUTION, deleteFunnel, deleteGoal, insertFunnel, insertGoa
 import { parseReportQuery, scopeOf } from '../../../shared/analytics/report-request.js';
 import type { Scope } from '../../../shared/analytics/window-sql.js';
 import { ok } from '../../../shared/envelope.js';
-import { conflict } from '../../../shared/errors/index.js';
+import { badRequest, conflict } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { parseInput } from '../../../shared/validation.js';
@@ -79,6 +79,16 @@ export function goalRoutes(services: Services): Router {
     const { current, previous } = await compared(req, who, (scope) => goalAnalytics(services.analytics, scope, goals));
     if (previous === undefined) return void res.json(ok(current));
     res.json(ok(current.map((g, i) => ({ ...g, previous: previous?.[i] ?? null, change: previous ? (changeOf(g, previous[i]) ?? {}) : null }))));
+  });
+
+  // every funnel's figures (the dashboard's panel: an analytics reader has no management door)
+  r.get(`${REPORT}/funnels`, analytics, async (req, res) => {
+    const request = parseReportQuery(req.query as Record<string, unknown>);
+    if (request.compare) throw badRequest('compare: ask one funnel (…/analytics/funnels/:id) for a comparison.');
+    const who = await distributionOf(services, req);
+    const scope = scopeOf(who, request);
+    const funnels = await listFunnels(services.db, who);
+    res.json(ok(await Promise.all(funnels.map((f) => funnelAnalytics(services.analytics, scope, f)))));
   });
 
   r.get(`${REPORT}/funnels/:id`, analytics, async (req, res) => {

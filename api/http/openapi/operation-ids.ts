@@ -141,6 +141,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/campaigns': 'getAnalyticsCampaigns',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/goals': 'getAnalyticsGoals',
   'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/funnels/{id}': 'getAnalyticsFunnel',
+  'GET /api/v1/projects/{projectId}/distributions/{distributionId}/analytics/funnels': 'listAnalyticsFunnels',
   'POST /management/v1/projects/{projectId}/distributions/{distributionId}/goals': 'createGoal',
   'GET /management/v1/projects/{projectId}/distributions/{distributionId}/goals': 'listGoals',
   'DELETE /management/v1/projects/{projectId}/distributions/{distributionId}/goals/{id}': 'deleteGoal',
