@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
 import { goalRoutes } from './analytics/goals.js';
+import { sharedLinkRoutes } from './analytics/shared-links.js';
 import { analyticsSettingsRoutes } from './analytics/settings.js';
 import { analyticsProjectRoutes } from './analytics/projects.js';
 import { dashboardRoutes } from './dashboard/index.js';
@@ -49,7 +50,7 @@ export function rawBodyRoutes(services: Services): Router[] {
     ingestRoutes(services),
     assetUploadRoutes(services),
     embedRoutes(services),
-    dashboardRoutes(),
+    dashboardRoutes(services),
     studioRoutes(),
   ];
 }
@@ -72,6 +73,7 @@ export function jsonRoutes(services: Services): Router[] {
     outputGroupRoutes(services),
     analyticsRoutes(services),
     goalRoutes(services),
+    sharedLinkRoutes(services),
     analyticsSettingsRoutes(services),
     analyticsProjectRoutes(services),
     contentRoutes(services),

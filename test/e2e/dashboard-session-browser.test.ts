@@ -165,6 +165,35 @@ describe.skipIf(!hasChromium)('the dashboard with a Studio session, in Chromium'
     expect(await foreign.$$eval('#distribution option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['elsewhere']);
   }, 120_000);
 
+  it('a shared link opens its one distribution without a token or session, and stops when revoked', async () => {
+    const made = await app.json(`/management/v1/projects/${org.projectId}/distributions/web/shared-links`, { token: org.manageToken, body: { name: 'Agency view' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    await page.goto(made.body.result.url);
+    await page.waitForSelector('#dashboard:not([hidden])');
+    expect(await page.getAttribute('#dashboard', 'data-mode')).toBe('shared');
+    expect(await page.textContent('#shared')).toMatch(/^Shared view: Agency view, until /);
+    expect(await page.isVisible('#sign-in')).toBe(false);
+    expect(await page.$$eval('#distribution option', (os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['web']);
+    await settled(page, '');
+    const goals = await rest(page, '/goals', '');
+    expect(await rowsOf(page, 'goals')).toEqual(goals.map((g: { name: string; visitors: number; conversionRate: number }) => [g.name, g.visitors, g.conversionRate]));
+    const paths = (await rest(page, '/path', '')).paths.buckets.map((b: { name: string; count: number }) => [b.name, b.count]);
+    expect(await rowsOf(page, 'paths')).toEqual(paths);
+    // everything it read went through the link, nothing through the organization's API
+    expect(requested.filter((u) => u.includes('/api/v1/') && !u.includes('/api/v1/shared/'))).toEqual([]);
+    await shoot(page, 'dashboard-shared');
+
+    expect((await app.json(`/management/v1/projects/${org.projectId}/distributions/web/shared-links/${made.body.result.id}`, { method: 'DELETE', token: org.manageToken })).status).toBe(200);
+    const reloaded = await page.reload();
+    expect(reloaded?.status()).toBe(404);
+    expect(await page.textContent('body')).toContain('unknown, revoked or expired');
+  }, 120_000);
+
   it('a click on a breakdown row, a path pattern and the comparison narrow every panel as the API does', async () => {
     const page = await onDashboard(emails.analyst);
     await page.waitForSelector('#dashboard:not([hidden])');

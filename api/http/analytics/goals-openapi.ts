@@ -1,8 +1,9 @@
 import { funnelInputSchema, goalInputSchema } from '../../../shared/analytics/goal-input.js';
+import { sharedLinkInputSchema } from '../../../shared/analytics/shared-link-input.js';
 import { created201, ok200, pathParam, pick, ref, zodBody, type OpenApiFragment } from '../openapi/common.js';
 import { compareParameter, filterParameters, parameters } from './openapi.js';
 
-/** OpenAPI fragment of goals and funnels: their configuration and their reports. */
+/** OpenAPI fragment of goals, funnels and shared links: their configuration and their reports. */
 const int32 = { type: 'integer', format: 'int32' } as const;
 const rate = { type: 'number', minimum: 0, maximum: 1, description: 'A share, to 4 decimals.' };
 const ids = [pathParam('projectId', { type: 'string', format: 'uuid' }), pathParam('distributionId')];
@@ -63,6 +64,28 @@ const schemas = {
   },
 };
 
+const sharedLink = {
+  type: 'object',
+  required: ['id', 'distributionId', 'name', 'expiresAt', 'revokedAt', 'createdAt'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    distributionId: { type: 'string' },
+    name: { type: 'string' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    revokedAt: { type: ['string', 'null'], format: 'date-time' },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+Object.assign(schemas, {
+  SharedLink: sharedLink,
+  NewSharedLink: {
+    allOf: [ref('SharedLink'), { type: 'object', required: ['url'], properties: { url: { type: 'string', format: 'uri', description: 'The dashboard of this distribution for whoever holds it (/dashboard/shared/<secret>). Shown once.' } } }],
+  },
+});
+const secretParam = pathParam('secret', { type: 'string', pattern: '^[A-Za-z0-9]{43}$' }, "A shared link's secret (404 when unknown, revoked or expired).");
+const shared = { tags: ['Analytics'], 'x-scope': 'public' as const, security: [] };
+const KINDS = ['geo', 'path', 'device', 'referers', 'status', 'bots', 'realtime', 'assets', 'entries', 'campaigns', 'goals', 'funnels'];
+
 const deleted = ok200({ type: 'object', required: ['id', 'deleted'], properties: { id: { type: 'string' }, deleted: { type: 'boolean' } } });
 const base = '/management/v1/projects/{projectId}/distributions/{distributionId}';
 const report = '/api/v1/projects/{projectId}/distributions/{distributionId}/analytics';
@@ -81,6 +104,43 @@ export const goals: OpenApiFragment = {
       get: { ...manage, summary: "The distribution's funnels", parameters: ids, responses: { 200: ok200({ type: 'array', items: ref('Funnel') }), ...pick(401, 403, 404, 429) } },
     },
     [`${base}/funnels/{id}`]: { delete: { ...manage, summary: 'Delete a funnel', parameters: [...ids, idParam], responses: { 200: deleted, ...pick(401, 403, 404, 429) } } },
+    [`${base}/shared-links`]: {
+      post: {
+        ...manage,
+        summary: "Share this distribution's dashboard, read-only, until the link expires (30 days by default, at most 366) or is revoked",
+        parameters: ids,
+        requestBody: zodBody(sharedLinkInputSchema),
+        responses: { 201: created201(ref('NewSharedLink')), ...pick(400, 401, 403, 404, 413, 429) },
+      },
+      get: { ...manage, summary: "The distribution's shared links (without their secrets)", parameters: ids, responses: { 200: ok200({ type: 'array', items: ref('SharedLink') }), ...pick(401, 403, 404, 429) } },
+    },
+    [`${base}/shared-links/{id}`]: {
+      delete: {
+        ...manage,
+        summary: 'Revoke a shared link: its URL answers 404 from then on',
+        parameters: [...ids, idParam],
+        responses: { 200: ok200({ type: 'object', properties: { id: { type: 'string' }, revoked: { type: 'boolean' }, revokedAt: { type: 'string', format: 'date-time' } } }), ...pick(401, 403, 404, 429) },
+      },
+    },
+    '/api/v1/shared/{secret}': {
+      get: {
+        ...shared,
+        summary: "A shared link's name, distribution and expiry (no token: the secret is the credential)",
+        parameters: [secretParam],
+        responses: { 200: ok200({ type: 'object', properties: { name: { type: 'string' }, distributionId: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } }), ...pick(404, 429) },
+      },
+    },
+    '/api/v1/shared/{secret}/analytics': {
+      get: { ...shared, summary: "The shared distribution's overview, as the analytics endpoint answers it", parameters: [secretParam, ...reportParameters], responses: { 200: ok200({ type: 'object' }), ...pick(400, 404, 429) } },
+    },
+    '/api/v1/shared/{secret}/analytics/{report}': {
+      get: {
+        ...shared,
+        summary: "One of the shared distribution's reports, goals or funnels (every funnel), as the analytics endpoints answer them",
+        parameters: [secretParam, pathParam('report', { type: 'string', enum: KINDS }), ...reportParameters],
+        responses: { 200: ok200({}), ...pick(400, 404, 429) },
+      },
+    },
     [`${report}/goals`]: {
       get: { ...read, summary: 'Conversions per goal: visitors, requests and conversion rate (read from the raw lines)', parameters: [...ids, ...reportParameters], responses: { 200: ok200({ type: 'array', items: ref('GoalFigures') }), ...pick(400, 401, 403, 404, 429) } },
     },

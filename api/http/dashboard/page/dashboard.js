@@ -37,6 +37,8 @@ const buckets = (group) => group.buckets.map((b) => [b.name, b.count]);
 const $ = (id) => document.getElementById(id);
 
 let token = sessionStorage.getItem(TOKEN_KEY);
+/** A shared link's secret (/dashboard/shared/<secret>): that one distribution, without a token. */
+const sharedSecret = (/^\/dashboard\/shared\/([A-Za-z0-9]+)$/.exec(location.pathname) || [])[1] || null;
 /** Filters set by clicking a row or typing a pattern: name → value, as the API's query parameters. */
 const filters = new Map();
 const FILTER_NAMES = { country: 'country', device: 'device', path: 'path', referrer: 'referrer', status: 'status', pathPattern: 'path pattern' };
@@ -54,7 +56,7 @@ class ApiError extends Error {
 
 async function api(path) {
   // without a token, the Studio's session cookie goes with the request (same origin)
-  const res = await fetch(path, { headers: token ? { Authorization: `Bearer ${token}` } : {}, credentials: 'same-origin' });
+  const res = await fetch(path, { headers: token && !sharedSecret ? { Authorization: `Bearer ${token}` } : {}, credentials: 'same-origin' });
   const body = await res.json().catch(() => null);
   if (!res.ok || !body || !body.success) throw new ApiError(res.status, (body && body.errors && body.errors.join(' ')) || `${res.status} ${res.statusText}`);
   return body.result;
@@ -87,10 +89,27 @@ function show(mode) {
   $('dashboard').hidden = false;
   $('sign-out').hidden = mode !== 'token';
   $('session').hidden = mode !== 'session';
+  $('shared').hidden = mode !== 'shared';
   $('dashboard').dataset.mode = mode;
   $('project').replaceChildren(...projects.map((p) => option(p.id, p.name)));
   fillDistributions();
   refresh();
+}
+
+/** A shared link: its one distribution, read through /api/v1/shared/<secret>/… */
+async function openShared() {
+  let link;
+  try {
+    link = await api(`/api/v1/shared/${sharedSecret}`);
+  } catch (err) {
+    $('sign-in').hidden = true;
+    $('shared').hidden = false;
+    $('shared').textContent = err.status === 404 ? 'This shared link is unknown, revoked or expired.' : `Unavailable: ${err.message}`;
+    return;
+  }
+  projects = [{ id: 'shared', name: link.name, distributions: [{ id: link.distributionId, name: link.distributionId }] }];
+  $('shared').textContent = `Shared view: ${link.name}, until ${new Date(link.expiresAt).toUTCString()}`;
+  show('shared');
 }
 
 /** Without a token: the Studio's session, when its member's role reads analytics (else the API answers 403). */
@@ -129,7 +148,9 @@ function currentWindow() {
 }
 
 function reportUrl(report, w) {
-  const base = `/api/v1/projects/${encodeURIComponent($('project').value)}/distributions/${encodeURIComponent($('distribution').value)}/analytics${report}`;
+  const base = sharedSecret
+    ? `/api/v1/shared/${sharedSecret}/analytics${report}`
+    : `/api/v1/projects/${encodeURIComponent($('project').value)}/distributions/${encodeURIComponent($('distribution').value)}/analytics${report}`;
   const q = new URLSearchParams({ from: w.from, to: w.to, TermCount: '10' });
   if (w.excludeBots) q.set('excludeBots', 'true');
   for (const [name, value] of filters) q.set(name, value);
@@ -408,5 +429,6 @@ $('project').addEventListener('change', () => {
 });
 for (const id of ['distribution', 'window', 'exclude-bots', 'compare']) $(id).addEventListener('change', refresh);
 $('refresh').addEventListener('click', refresh);
-if (token) signIn(token);
+if (sharedSecret) openShared();
+else if (token) signIn(token);
 else openWithSession();
