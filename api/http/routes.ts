@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import type { Services } from '../../shared/services.js';
 import { analyticsRoutes } from './analytics/index.js';
+import { goalRoutes } from './analytics/goals.js';
+import { sharedLinkRoutes } from './analytics/shared-links.js';
 import { analyticsSettingsRoutes } from './analytics/settings.js';
 import { analyticsProjectRoutes } from './analytics/projects.js';
 import { dashboardRoutes } from './dashboard/index.js';
@@ -49,7 +51,7 @@ export function rawBodyRoutes(services: Services): Router[] {
     ingestRoutes(services),
     assetUploadRoutes(services),
     embedRoutes(services),
-    dashboardRoutes(),
+    dashboardRoutes(services),
     studioRoutes(),
   ];
 }
@@ -72,6 +74,8 @@ export function jsonRoutes(services: Services): Router[] {
     projectRoutes(services),
     outputGroupRoutes(services),
     analyticsRoutes(services),
+    goalRoutes(services),
+    sharedLinkRoutes(services),
     analyticsSettingsRoutes(services),
     analyticsProjectRoutes(services),
     contentRoutes(services),

@@ -1,5 +1,6 @@
 import type { QueryParams } from '../adapters/clickhouse/index.js';
 import { badRequest } from '../errors/index.js';
+import { checkPathPattern, pathPatternRegex } from './path-pattern.js';
 
 // The filters every analytics report takes from its query string, validated here and turned into
 // conditions on `cdn_logs` columns whose values are bound parameters (never SQL text).
@@ -13,6 +14,8 @@ export interface ReportFilters {
   os?: string;
   path?: string;
   pathPrefix?: string;
+  /** A path pattern (`*` within a segment, `**` across; see path-pattern.ts). */
+  pathPattern?: string;
   referrer?: string;
   /** A status class (`5xx`) or one code (`404`). */
   status?: string;
@@ -28,7 +31,7 @@ export interface ReportFilters {
 
 /** The query parameters read as filters, in the order the conditions are written. */
 export const FILTER_PARAMETERS = [
-  'country', 'continent', 'device', 'browser', 'os', 'path', 'pathPrefix', 'referrer', 'status', 'cacheStatus', 'bot', 'entry', 'asset',
+  'country', 'continent', 'device', 'browser', 'os', 'path', 'pathPrefix', 'pathPattern', 'referrer', 'status', 'cacheStatus', 'bot', 'entry', 'asset',
   'utmSource', 'utmMedium', 'utmCampaign',
 ] as const satisfies ReadonlyArray<keyof ReportFilters>;
 
@@ -71,6 +74,7 @@ const CHECKS: Record<(typeof FILTER_PARAMETERS)[number], Check> = {
   os: text,
   path: urlPath,
   pathPrefix: urlPath,
+  pathPattern: checkPathPattern,
   referrer: (v, name) => {
     const host = v.trim().toLowerCase();
     if (!/^[a-z0-9]([a-z0-9.-]{0,252})$/.test(host)) throw badRequest(`${name}: must be a host name, e.g. news.ycombinator.com.`);
@@ -139,6 +143,10 @@ export function filterSql(f: ReportFilters): { sql: string; params: QueryParams 
   if (f.pathPrefix !== undefined) {
     conds.push('startsWith(path, {f_pathPrefix:String})');
     params.f_pathPrefix = f.pathPrefix;
+  }
+  if (f.pathPattern !== undefined) {
+    conds.push('match(path, {f_pathPattern:String})');
+    params.f_pathPattern = pathPatternRegex(f.pathPattern);
   }
   eq('referer_host', 'referrer', f.referrer);
   if (f.status !== undefined) {

@@ -38,7 +38,7 @@ function single(query: Query, ...names: string[]): string | undefined {
   return undefined;
 }
 
-function parseTime(value: string, name: string): number {
+export function parseTime(value: string, name: string): number {
   // ISO-8601 date or date-time; a bare date is midnight UTC
   if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
     throw badRequest(`${name}: must be an ISO-8601 date-time, e.g. 2026-01-31T00:00:00Z.`);
@@ -125,8 +125,16 @@ export function parseAnalyticsQuery(query: Query, now = Date.now()): AnalyticsRa
     }
   }
   const range = { fromMs, toMs, interval, termCount, excludeBots };
-  let n = 0;
-  for (let t = floorTo(interval, fromMs); t < toMs && n <= MAX_INTERVALS; t = nextInterval(interval, t)) n++;
-  if (n > MAX_INTERVALS) throw badRequest(`The range holds more than ${MAX_INTERVALS} intervals; choose a coarser intervalType.`);
+  if (tooManyIntervals(range)) throw badRequest(`The range holds more than ${MAX_INTERVALS} intervals; choose a coarser intervalType.`);
   return range;
 }
+
+/** Whether [from, to) holds more intervals than one answer zero-fills. */
+export function tooManyIntervals(range: Pick<AnalyticsRange, 'fromMs' | 'toMs' | 'interval'>): boolean {
+  let n = 0;
+  for (let t = floorTo(range.interval, range.fromMs); t < range.toMs && n <= MAX_INTERVALS; t = nextInterval(range.interval, t)) n++;
+  return n > MAX_INTERVALS;
+}
+
+/** Whether minute figures are still kept for a window starting at `fromMs`. */
+export const minutesKept = (fromMs: number, now: number): boolean => fromMs >= now - MINUTE_DAYS * DAY;

@@ -24,6 +24,10 @@ const AREA_ALWAYS: Array<[RegExp, SettingsArea]> = [
   [/^(tokens|persisted-documents)(\/|$)/, 'tokens'],
   [/^(webhooks|purge-targets)(\/|$)/, 'webhooks'],
   [/^(members|invitations|roles|audit-log)(\/|$)/, 'members'],
+  // a distribution's goals, funnels and shared links (read and written) are analytics
+  // configuration: which paths an organization watches, and who else sees them, is for those who
+  // read its analytics
+  [/^projects\/[^/]+\/distributions\/[^/]+\/(goals|funnels|shared-links)(\/|$)/, 'analytics'],
   [/^(analytics-settings|projects|ingest)(\/|$)/, 'analytics'],
   [/^sso(\/|$)/, 'sso'],
 ];

@@ -124,7 +124,7 @@ describe.skipIf(!hasChromium)('the analytics dashboard in Chromium', () => {
 
   it('draws every chart of the chosen distribution with as many points as the REST API has numbers', async () => {
     await page.selectOption('#distribution', 'web');
-    await page.waitForFunction(() => document.querySelectorAll('.panel').length === 11 && [...document.querySelectorAll('.panel')].every((p) => (p as HTMLElement).dataset.state === 'ready'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('.panel').length === 13 && [...document.querySelectorAll('.panel')].every((p) => (p as HTMLElement).dataset.state === 'ready'), undefined, { timeout: 30_000 });
     const window = await page.evaluate(() => ({ from: document.getElementById('dashboard')!.dataset.from!, to: document.getElementById('dashboard')!.dataset.to! }));
     const overview = await rest('', window);
     const points = async (id: string) => Number(await page.getAttribute(`[data-panel="${id}"]`, 'data-points'));
@@ -143,6 +143,8 @@ describe.skipIf(!hasChromium)('the analytics dashboard in Chromium', () => {
       expect(await page.$$eval(`[data-panel="${id}"] .bar`, (bs) => bs.length), id).toBe(expected.length);
       expect(await page.$$eval(`[data-panel="${id}"] .bar .name`, (ns) => ns.map((n) => n.textContent)), id).toEqual(expected.map((r) => r[0]));
     }
+    // no goal or funnel is defined here: their panels say so
+    for (const id of ['goals', 'funnels']) expect(await page.textContent(`[data-panel="${id}"] .note`), id).toMatch(/^No (goals|funnels) defined/);
     expect(await page.$$eval('[data-panel="entries"] .bar .name', (ns) => ns.map((n) => n.textContent).sort())).toEqual(['Article A', 'Article B', 'Article C']);
     const totals = await page.$$eval('#totals .total', (ts) => ts.map((t) => t.textContent));
     expect(totals[0]).toBe(`${overview.aggregatesPerInterval.reduce((n: number, a: any) => n + a.numberOfRequests, 0).toLocaleString('en')}Requests`);

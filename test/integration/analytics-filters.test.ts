@@ -52,6 +52,8 @@ describe('analytics filters, comparison and campaigns', () => {
     { query: 'browser=Chrome&os=Android', keep: (e) => agentOf.get(e.userAgent)!.browser === 'Chrome' && agentOf.get(e.userAgent)!.os === 'Android', source: 'raw' },
     { query: 'path=%2Farticles%2Fpricing', keep: (e) => e.path === '/articles/pricing', source: 'raw' },
     { query: 'pathPrefix=/img/', keep: (e) => e.path.startsWith('/img/'), source: 'raw' },
+    { query: 'pathPattern=/*/intro*', keep: (e) => e.path.split('/').length === 3 && e.path.split('/')[2].startsWith('intro'), source: 'raw' },
+    { query: 'pathPattern=/**.j*&country=NL', keep: (e) => e.path.includes('.j') && country(e) === 'NL', source: 'raw' },
     { query: 'referrer=T.CO', keep: (e) => refererHost(e.referer) === 't.co', source: 'raw' },
     { query: 'status=5xx', keep: (e) => e.status >= 500, source: 'raw' },
     { query: 'status=503', keep: (e) => e.status === 503, source: 'raw' },
@@ -149,6 +151,34 @@ describe('analytics filters, comparison and campaigns', () => {
     expect(empty.body.result.statusClasses.buckets.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(firstDay);
   });
 
+  it('compare=<from>/<to>: the same report over a given period, of any length', async () => {
+    const from = start + 7 * DAY + 2 * HOUR;
+    const to = start + 10 * DAY + 2 * HOUR;
+    const other = { from: start + HOUR, to: start + 2 * DAY + 5 * HOUR };
+    for (const [query, events] of [
+      ['', all],
+      ['&pathPattern=/articles/*&country=NL', all.filter((e) => e.path.startsWith('/articles/') && country(e) === 'NL')],
+    ] as const) {
+      const res = await app.json(url('cdn', '', `from=${iso(from)}&to=${iso(to)}&compare=${iso(other.from)}/${iso(other.to)}${query}`), { token: org.analyticsToken });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const now = expected(events, from, to, 'day', 7).overview;
+      const then = expected(events, other.from, other.to, 'day', 7).overview;
+      const { previous, change } = res.body.result;
+      expect(previous).toEqual(then);
+      expect(then.totalBytes).toBeGreaterThan(0);
+      expect(change.totalBytes.absolute).toBe(now.totalBytes - then.totalBytes);
+      expect(change.uniqueVisitors.absolute).toBe(now.uniqueVisitors - then.uniqueVisitors);
+    }
+    // breakdowns too, and the comparison may lie after the window
+    const geo = await app.json(url('cdn', '/geo', `from=${iso(other.from)}&to=${iso(other.to)}&compare=${iso(from)}/${iso(to)}&pathPattern=/articles/*`), { token: org.analyticsToken });
+    const inPeriod = (a: number, b: number) => all.filter((e) => e.timestampMs >= a && e.timestampMs < b && e.path.startsWith('/articles/'));
+    expect(geo.body.result.previous.countries).toEqual(topN(inPeriod(from, to).map(country), 7, inPeriod(from, to).length));
+    expect(geo.body.result.countries).toEqual(topN(inPeriod(other.from, other.to).map(country), 7, inPeriod(other.from, other.to).length));
+    // real time has no other period than the 30 minutes before
+    const rt = await app.json(url('cdn', '/realtime', `compare=${iso(other.from)}/${iso(other.to)}`), { token: org.analyticsToken });
+    expect([rt.status, rt.body.success, rt.body.errors[0]]).toEqual([400, false, expect.stringMatching(/^compare: /)]);
+  });
+
   it('realtime: filtered from the raw lines of the last 30 minutes, with the 30 before compared', async () => {
     const now = Date.now();
     const recent = generateTraffic({ count: 300, startMs: now - 55 * MINUTE, spanMs: 54 * MINUTE, seed: 51, countries: ['NL', 'DE'] }).map((e, i) => ({
@@ -240,6 +270,11 @@ describe('analytics filters, comparison and campaigns', () => {
       ['utmSource=a%0Ab', 'utmSource'],
       ['country=NL&country=DE', 'country'],
       ['compare=last-year', 'compare'],
+      ['pathPattern=articles/*', 'pathPattern'],
+      ['pathPattern=/a/***', 'pathPattern'],
+      ['compare=2026-01-02T00:00:00Z/2026-01-01T00:00:00Z', 'compare'],
+      ['compare=2026-01-01T00:00:00Z/soon', 'compare'],
+      ['compare=2026-01-01/2026-01-02/2026-01-03', 'compare'],
     ] as const) {
       for (const report of ['', '/path', '/campaigns', '/realtime']) {
         const res = await app.json(url('cdn', report, query), { token: org.analyticsToken });

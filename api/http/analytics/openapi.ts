@@ -226,7 +226,7 @@ const withGeo = (own: Record<string, unknown>) => ({
   properties: { ...own, continents: group, countries: group },
 });
 
-const parameters = [
+export const parameters = [
   pathParam('projectId', { type: 'string', format: 'uuid' }, 'Empty → 200 with an empty result.'),
   pathParam('distributionId', { type: 'string' }, 'Empty → 200 with an empty result.'),
   { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Start, inclusive. Default: to − 24 h.' },
@@ -244,7 +244,7 @@ const parameters = [
 
 const text = (what: string) => ({ type: 'string', minLength: 1, maxLength: 200, description: what });
 /** The filters every report takes: combined with AND; a bad value is a 400 naming the parameter. */
-const filterParameters = [
+export const filterParameters = [
   { name: 'country', schema: { type: 'string', pattern: '^[A-Za-z]{2}$' }, description: 'ISO 3166-1 alpha-2 code (XX: unknown).' },
   { name: 'continent', schema: { type: 'string', enum: ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA', 'XX'] }, description: 'Continent code.' },
   { name: 'device', schema: text('Device type as the device report names it (desktop, mobile, tablet, …).') },
@@ -252,6 +252,7 @@ const filterParameters = [
   { name: 'os', schema: text('Operating system as the device report names it.') },
   { name: 'path', schema: { type: 'string', pattern: '^/', maxLength: 2048 }, description: 'Exact path (without query string).' },
   { name: 'pathPrefix', schema: { type: 'string', pattern: '^/', maxLength: 2048 }, description: 'Paths starting with this.' },
+  { name: 'pathPattern', schema: { type: 'string', pattern: '^/', maxLength: 2048 }, description: 'Paths matching this pattern: * any characters within one segment, ** any across segments, the rest literal (e.g. /blog/*, /docs/**.pdf).' },
   { name: 'referrer', schema: { type: 'string' }, description: 'Referring host, e.g. news.ycombinator.com.' },
   { name: 'status', schema: { type: 'string', pattern: '^[1-5]([0-9]{2}|xx)$' }, description: 'A status class (5xx) or code (404).' },
   { name: 'cacheStatus', schema: { type: 'string' }, description: 'HIT, MISS or another cache result as logged.' },
@@ -262,11 +263,12 @@ const filterParameters = [
   { name: 'utmMedium', schema: text('utm_medium of the query string.') },
   { name: 'utmCampaign', schema: text('utm_campaign of the query string.') },
 ].map((p) => ({ ...p, in: 'query' }));
-const compareParameter = {
+export const compareParameter = {
   name: 'compare',
   in: 'query',
-  schema: { type: 'string', enum: ['previous'] },
-  description: 'previous: add `previous` (the same report over the period of the same length just before; for realtime, the 30 minutes before) and `change`.',
+  schema: { type: 'string', pattern: '^(previous|[^/]+/[^/]+)$' },
+  description:
+    'previous: add `previous` (the same report over the period of the same length just before; for realtime, the 30 minutes before) and `change`. <from>/<to> (two ISO-8601 instants, e.g. 2026-01-01T00:00:00Z/2026-01-08T00:00:00Z): the same over that period, read with the report\'s interval (not for realtime).',
 };
 
 /**
@@ -284,12 +286,12 @@ const withExtras = (result: unknown) => ({
           enum: ['rollup', 'raw'],
           description: 'With filters or compare: rollup (the pre-aggregated tables answered) or raw (the raw log lines were read: any filter but bot=false, and campaigns always).',
         },
-        previous: { anyOf: [result, { type: 'null' }], description: 'compare=previous: the same report over the previous period (null for a window starting at 1970-01-01).' },
+        previous: { anyOf: [result, { type: 'null' }], description: 'compare: the same report over the previous or the given period (null for compare=previous on a window starting at 1970-01-01).' },
         change: {
           type: ['object', 'null'],
           additionalProperties: true,
           description:
-            'compare=previous: per numeric figure a Change; nested objects field by field; lists of named items (buckets, entries, assets) as objects keyed by name or id, for items listed in both periods. Per-interval lists are left out.',
+            'compare: per numeric figure a Change; nested objects field by field; lists of named items (buckets, entries, assets) as objects keyed by name or id, for items listed in both periods. Per-interval lists are left out.',
         },
       },
     },

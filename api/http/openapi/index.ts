@@ -4,6 +4,7 @@ import { assets } from '../assets/openapi.js';
 import { content } from '../content/openapi.js';
 import { versionDiff } from '../content/version-diff-openapi.js';
 import { analytics } from '../analytics/openapi.js';
+import { goals } from '../analytics/goals-openapi.js';
 import { ingest } from '../ingest/openapi.js';
 import { outputGroups } from '../output-groups/openapi.js';
 import { OPERATION_IDS } from './operation-ids.js';
@@ -26,6 +27,7 @@ const fragments: OpenApiFragment[] = [
   versionDiff,
   releases,
   analytics,
+  goals,
   ingest,
   webhooks,
   edge,

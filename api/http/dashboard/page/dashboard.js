@@ -1,6 +1,8 @@
 /* Folio's analytics dashboard: plain script, no build step; it reads the analytics REST API with
- * the token the user signed in with (kept in session storage, so it ends with the tab). Every
- * panel shows one report's numbers and downloads them as CSV. */
+ * the token the user signed in with (kept in session storage, so it ends with the tab), or else
+ * with the Studio's session cookie (the API decides whether the member's role reads analytics).
+ * Every panel shows one report's numbers and downloads them as CSV; a click on a country, device,
+ * path, referrer or status narrows every report to it (the API's filters). */
 'use strict';
 
 const TOKEN_KEY = 'folio.analyticsToken';
@@ -11,13 +13,23 @@ const PANELS = [
   { id: 'requests', title: 'Requests', kind: 'series', report: '', columns: ['time', 'requests'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.numberOfRequests]) },
   { id: 'bytes', title: 'Bytes', kind: 'series', report: '', columns: ['time', 'bytes'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.bytes]) },
   { id: 'hit-ratio', title: 'Cache hit ratio', kind: 'series', report: '', columns: ['time', 'hitRatio'], rows: (r) => r.aggregatesPerInterval.map((a) => [a.time, a.hitRatio]) },
-  { id: 'status', title: 'Status classes', kind: 'bars', report: '/status', columns: ['status', 'requests'], rows: (r) => buckets(r.statusClasses) },
-  { id: 'paths', title: 'Top paths', kind: 'bars', report: '/path', columns: ['path', 'requests'], rows: (r) => buckets(r.paths) },
-  { id: 'countries', title: 'Countries', kind: 'bars', report: '/geo', columns: ['country', 'requests'], rows: (r) => buckets(r.countries) },
-  { id: 'devices', title: 'Devices', kind: 'bars', report: '/device', columns: ['device', 'requests'], rows: (r) => buckets(r.devices) },
-  { id: 'referers', title: 'Referers', kind: 'bars', report: '/referers', columns: ['referer', 'requests'], rows: (r) => buckets(r.referers) },
+  { id: 'status', title: 'Status classes', kind: 'bars', report: '/status', filter: 'status', columns: ['status', 'requests'], rows: (r) => buckets(r.statusClasses) },
+  { id: 'paths', title: 'Top paths', kind: 'bars', report: '/path', filter: 'path', columns: ['path', 'requests'], rows: (r) => buckets(r.paths) },
+  { id: 'countries', title: 'Countries', kind: 'bars', report: '/geo', filter: 'country', columns: ['country', 'requests'], rows: (r) => buckets(r.countries) },
+  { id: 'devices', title: 'Devices', kind: 'bars', report: '/device', filter: 'device', columns: ['device', 'requests'], rows: (r) => buckets(r.devices) },
+  { id: 'referers', title: 'Referers', kind: 'bars', report: '/referers', filter: 'referrer', columns: ['referer', 'requests'], rows: (r) => buckets(r.referers) },
   { id: 'bots', title: 'Bots', kind: 'bars', report: '/bots', columns: ['bot', 'requests'], rows: (r) => [['(people)', r.humanRequests], ...buckets(r.topBots)] },
   { id: 'entries', title: 'Top entries', kind: 'bars', report: '/entries', columns: ['entry', 'requests'], rows: (r) => r.entries.map((e) => [e.title || e.id, e.requests]) },
+  { id: 'goals', title: 'Goals (visitors)', kind: 'bars', report: '/goals', empty: 'No goals defined for this distribution.', columns: ['goal', 'visitors', 'conversionRate'], rows: (r) => r.map((g) => [g.name, g.visitors, g.conversionRate]) },
+  {
+    id: 'funnels',
+    title: 'Funnels (visitors per step)',
+    kind: 'bars',
+    report: '/funnels',
+    empty: 'No funnels defined for this distribution.',
+    columns: ['step', 'visitors', 'dropOff'],
+    rows: (r) => r.flatMap((f) => f.steps.map((st, i) => [`${f.name} ${i + 1}. ${st.path}`, st.visitors, st.dropOff])),
+  },
   { id: 'live', title: 'Last 30 minutes (live)', kind: 'series', report: '/realtime', live: true, columns: ['time', 'requests'], rows: (r) => r.perMinute.map((m) => [m.time, m.numberOfRequests]) },
 ];
 
@@ -25,6 +37,11 @@ const buckets = (group) => group.buckets.map((b) => [b.name, b.count]);
 const $ = (id) => document.getElementById(id);
 
 let token = sessionStorage.getItem(TOKEN_KEY);
+/** A shared link's secret (/dashboard/shared/<secret>): that one distribution, without a token. */
+const sharedSecret = (/^\/dashboard\/shared\/([A-Za-z0-9]+)$/.exec(location.pathname) || [])[1] || null;
+/** Filters set by clicking a row or typing a pattern: name → value, as the API's query parameters. */
+const filters = new Map();
+const FILTER_NAMES = { country: 'country', device: 'device', path: 'path', referrer: 'referrer', status: 'status', pathPattern: 'path pattern' };
 let projects = [];
 let liveTimer = null;
 /** Bumped by every refresh: answers of an older one are dropped. */
@@ -38,7 +55,8 @@ class ApiError extends Error {
 }
 
 async function api(path) {
-  const res = await fetch(path, { headers: { Authorization: `Bearer ${token}` } });
+  // without a token, the Studio's session cookie goes with the request (same origin)
+  const res = await fetch(path, { headers: token && !sharedSecret ? { Authorization: `Bearer ${token}` } : {}, credentials: 'same-origin' });
   const body = await res.json().catch(() => null);
   if (!res.ok || !body || !body.success) throw new ApiError(res.status, (body && body.errors && body.errors.join(' ')) || `${res.status} ${res.statusText}`);
   return body.result;
@@ -62,12 +80,48 @@ async function signIn(candidate) {
     return;
   }
   sessionStorage.setItem(TOKEN_KEY, token);
+  show('token');
+}
+
+/** Opens the dashboard signed in with a token, or with the Studio's session. */
+function show(mode) {
   $('sign-in').hidden = true;
   $('dashboard').hidden = false;
-  $('sign-out').hidden = false;
+  $('sign-out').hidden = mode !== 'token';
+  $('session').hidden = mode !== 'session';
+  $('shared').hidden = mode !== 'shared';
+  $('dashboard').dataset.mode = mode;
   $('project').replaceChildren(...projects.map((p) => option(p.id, p.name)));
   fillDistributions();
   refresh();
+}
+
+/** A shared link: its one distribution, read through /api/v1/shared/<secret>/… */
+async function openShared() {
+  let link;
+  try {
+    link = await api(`/api/v1/shared/${sharedSecret}`);
+  } catch (err) {
+    $('sign-in').hidden = true;
+    $('shared').hidden = false;
+    $('shared').textContent = err.status === 404 ? 'This shared link is unknown, revoked or expired.' : `Unavailable: ${err.message}`;
+    return;
+  }
+  projects = [{ id: 'shared', name: link.name, distributions: [{ id: link.distributionId, name: link.distributionId }] }];
+  $('shared').textContent = `Shared view: ${link.name}, until ${new Date(link.expiresAt).toUTCString()}`;
+  show('shared');
+}
+
+/** Without a token: the Studio's session, when its member's role reads analytics (else the API answers 403). */
+async function openWithSession() {
+  try {
+    projects = await api('/api/v1/projects');
+  } catch (err) {
+    $('session-refused').hidden = err.status !== 403;
+    $('sign-in').hidden = false;
+    return;
+  }
+  show('session');
 }
 
 function fillDistributions() {
@@ -94,10 +148,37 @@ function currentWindow() {
 }
 
 function reportUrl(report, w) {
-  const base = `/api/v1/projects/${encodeURIComponent($('project').value)}/distributions/${encodeURIComponent($('distribution').value)}/analytics${report}`;
+  const base = sharedSecret
+    ? `/api/v1/shared/${sharedSecret}/analytics${report}`
+    : `/api/v1/projects/${encodeURIComponent($('project').value)}/distributions/${encodeURIComponent($('distribution').value)}/analytics${report}`;
   const q = new URLSearchParams({ from: w.from, to: w.to, TermCount: '10' });
   if (w.excludeBots) q.set('excludeBots', 'true');
+  for (const [name, value] of filters) q.set(name, value);
+  // the totals are compared; the panels show the window itself
+  if (report === '' && $('compare').checked) q.set('compare', 'previous');
   return `${base}?${q}`;
+}
+
+function showFilters() {
+  const chips = [...filters].map(([name, value]) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = `${FILTER_NAMES[name]}: ${value} ✕`;
+    b.setAttribute('aria-label', `Remove the filter ${FILTER_NAMES[name]} ${value}`);
+    b.addEventListener('click', () => {
+      filters.delete(name);
+      if (name === 'pathPattern') $('path-pattern').value = '';
+      refresh();
+    });
+    return b;
+  });
+  if (chips.length === 0) {
+    const note = document.createElement('span');
+    note.className = 'note';
+    note.textContent = 'No filter: click a country, device, path, referrer or status below to narrow every report.';
+    chips.push(note);
+  }
+  $('filters').replaceChildren(...chips);
 }
 
 function panelElement(p) {
@@ -125,6 +206,9 @@ function panelElement(p) {
 async function refresh() {
   const mine = ++generation;
   const w = currentWindow();
+  showFilters();
+  $('filter-error').textContent = '';
+  $('dashboard').dataset.filters = new URLSearchParams([...filters]).toString();
   $('dashboard').dataset.from = w.from;
   $('dashboard').dataset.to = w.to;
   $('dashboard').dataset.excludeBots = String(w.excludeBots);
@@ -133,7 +217,15 @@ async function refresh() {
     if (!answers.has(report)) answers.set(report, api(reportUrl(report, w)));
     return answers.get(report);
   };
-  fetchReport('').then((r) => mine === generation && showTotals(r), () => mine === generation && showTotals(null));
+  fetchReport('').then(
+    (r) => mine === generation && showTotals(r),
+    (err) => {
+      if (mine !== generation) return;
+      showTotals(null);
+      // a filter the API refused (a bad path pattern) says why
+      if (err.status === 400) $('filter-error').textContent = err.message;
+    },
+  );
   await Promise.all(PANELS.map((p) => showPanel(p, fetchReport(p.report), mine)));
   clearInterval(liveTimer);
   liveTimer = setInterval(() => {
@@ -142,23 +234,42 @@ async function refresh() {
   }, LIVE_EVERY_MS);
 }
 
+const requestsOf = (r) => r.aggregatesPerInterval.reduce((n, a) => n + a.numberOfRequests, 0);
+
+/** "+12.5 % on the period before", or why there is no figure. */
+function changeText(now, before) {
+  if (before === undefined) return null;
+  if (before === null) return 'no period before';
+  if (before === 0) return now === 0 ? 'unchanged' : 'none the period before';
+  const pct = (100 * (now - before)) / before;
+  return `${pct >= 0 ? '+' : '−'}${Math.abs(pct).toFixed(1)} % on the period before`;
+}
+
 function showTotals(r) {
+  const p = r && 'previous' in r ? r.previous : undefined;
+  const before = (f) => (p === undefined ? undefined : p === null ? null : f(p));
   const cells = r
     ? [
-        ['Requests', r.aggregatesPerInterval.reduce((n, a) => n + a.numberOfRequests, 0).toLocaleString('en')],
-        ['Bytes', formatBytes(r.totalBytes)],
-        ['Unique visitors', r.uniqueVisitors.toLocaleString('en')],
-        ['Cache hit ratio', r.hits + r.misses === 0 ? '–' : `${((100 * r.hits) / (r.hits + r.misses)).toFixed(1)} %`],
-        ['Bot requests', r.botRequests.toLocaleString('en')],
+        ['Requests', requestsOf(r).toLocaleString('en'), changeText(requestsOf(r), before(requestsOf))],
+        ['Bytes', formatBytes(r.totalBytes), changeText(r.totalBytes, before((x) => x.totalBytes))],
+        ['Unique visitors', r.uniqueVisitors.toLocaleString('en'), changeText(r.uniqueVisitors, before((x) => x.uniqueVisitors))],
+        ['Cache hit ratio', r.hits + r.misses === 0 ? '–' : `${((100 * r.hits) / (r.hits + r.misses)).toFixed(1)} %`, null],
+        ['Bot requests', r.botRequests.toLocaleString('en'), changeText(r.botRequests, before((x) => x.botRequests))],
       ]
-    : [['Totals', 'unavailable']];
+    : [['Totals', 'unavailable', null]];
   $('totals').replaceChildren(
-    ...cells.map(([name, value]) => {
+    ...cells.map(([name, value, change]) => {
       const d = document.createElement('div');
       d.className = 'total';
       const b = document.createElement('b');
       b.textContent = value;
       d.append(b, name);
+      if (change) {
+        const c = document.createElement('span');
+        c.className = 'change';
+        c.textContent = change;
+        d.append(c);
+      }
       return d;
     }),
   );
@@ -200,12 +311,12 @@ async function showPanel(p, answer, mine) {
   if (rows.length === 0) {
     const note = document.createElement('p');
     note.className = 'note';
-    note.textContent = 'No traffic in this window.';
+    note.textContent = p.empty || 'No traffic in this window.';
     body.append(note);
   } else if (p.kind === 'series') {
     drawSeries(p, body, rows);
   } else {
-    drawBars(body, rows);
+    drawBars(body, rows, p.filter);
   }
   el.dataset.state = 'ready';
 }
@@ -213,8 +324,8 @@ async function showPanel(p, answer, mine) {
 function drawSeries(p, body, rows) {
   const xs = rows.map((r) => Date.parse(r[0]) / 1000);
   const ys = rows.map((r) => r[1]);
-  const width = Math.max(300, body.clientWidth || 400);
-  new uPlot(
+  const width = Math.max(200, body.clientWidth || 400);
+  const chart = new uPlot(
     {
       width,
       height: 180,
@@ -228,19 +339,37 @@ function drawSeries(p, body, rows) {
     [xs, ys],
     body,
   );
+  // a chart drawn wide follows its panel when the window narrows (a phone turned, a resized tab)
+  const resized = new ResizeObserver(() => {
+    if (!body.isConnected || !body.contains(chart.root)) return resized.disconnect();
+    chart.setSize({ width: Math.max(200, body.clientWidth), height: 180 });
+  });
+  resized.observe(body);
 }
 
-function drawBars(body, rows) {
+/** Narrows every report to one value of a breakdown (the drill-down). */
+function drill(filter, value) {
+  filters.set(filter, value);
+  refresh();
+}
+
+function drawBars(body, rows, filter) {
   const max = Math.max(1, ...rows.map((r) => r[1]));
   const list = document.createElement('ol');
   list.className = 'bars';
   for (const [name, count] of rows) {
     const li = document.createElement('li');
     li.className = 'bar';
-    const label = document.createElement('span');
+    // a breakdown's row narrows every report to it; "(people)" and the like name no value
+    const drillable = filter && !filters.has(filter) && !/^\(.*\)$/.test(name);
+    const label = document.createElement(drillable ? 'button' : 'span');
     label.className = 'name';
     label.textContent = name;
-    label.title = name;
+    label.title = drillable ? `Show only ${FILTER_NAMES[filter]} ${name}` : name;
+    if (drillable) {
+      label.type = 'button';
+      label.addEventListener('click', () => drill(filter, name));
+    }
     const track = document.createElement('span');
     track.className = 'track';
     const fill = document.createElement('span');
@@ -287,10 +416,19 @@ $('sign-in').addEventListener('submit', (e) => {
   signIn($('token').value.trim());
 });
 $('sign-out').addEventListener('click', signOut);
+$('controls').addEventListener('submit', (e) => e.preventDefault());
+$('path-pattern').addEventListener('change', () => {
+  const v = $('path-pattern').value.trim();
+  if (v) filters.set('pathPattern', v);
+  else filters.delete('pathPattern');
+  refresh();
+});
 $('project').addEventListener('change', () => {
   fillDistributions();
   refresh();
 });
-for (const id of ['distribution', 'window', 'exclude-bots']) $(id).addEventListener('change', refresh);
+for (const id of ['distribution', 'window', 'exclude-bots', 'compare']) $(id).addEventListener('change', refresh);
 $('refresh').addEventListener('click', refresh);
-if (token) signIn(token);
+if (sharedSecret) openShared();
+else if (token) signIn(token);
+else openWithSession();
