@@ -130,4 +130,30 @@ describe('analytics shared links', () => {
     expect((await manage(other, 'cdn', `/${id}`, { method: 'DELETE' })).status).toBe(404);
     expect((await manage(org, 'cdn', '', { token: org.analyticsToken })).status).toBe(403);
   });
+
+  it('reads through a link share one rate-limit bucket: a link used up is refused with 429 and Retry-After', async () => {
+    // a server whose buckets refill as a real one's do (the suites' servers refill a million a second)
+    const slow = await startTestApp({ env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1000' } });
+    try {
+      const o = await createAnalyticsOrg(slow);
+      await createDistribution(slow, o, 'cdn');
+      const make = async (name: string) =>
+        (await slow.json(`/management/v1/projects/${o.projectId}/distributions/cdn/shared-links`, { token: o.manageToken, body: { name } })).body.result as { id: string; url: string };
+      const busy = await make('Busy');
+      const first = await slow.json(`/api/v1/shared/${secretOf(busy.url)}/analytics?${window}`);
+      expect(first.status).toBe(200);
+      const remaining = Number(first.headers.get('ratelimit-remaining') ?? first.headers.get('x-ratelimit-remaining'));
+      expect(remaining).toBeGreaterThan(0);
+      // what is left in the bucket, used up at once (as a flood of reads would)
+      expect((await slow.services.rateLimiter.consume(`shared-link:${busy.id}`, Math.floor(remaining))).allowed).toBe(true);
+      const refused = await slow.json(`/api/v1/shared/${secretOf(busy.url)}/analytics?${window}`);
+      expect([refused.status, refused.body.success]).toEqual([429, false]);
+      expect(refused.body.errors[0]).toMatch(/shared link/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // another link of the same distribution has its own bucket
+      expect((await slow.json(`/api/v1/shared/${secretOf((await make('Calm')).url)}/analytics?${window}`)).status).toBe(200);
+    } finally {
+      await slow.close();
+    }
+  });
 });

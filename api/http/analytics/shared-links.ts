@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { rateLimitHeaders } from '../../../shared/adapters/rate-limit/index.js';
 import { funnelAnalytics } from '../../../shared/analytics/funnel-report.js';
 import { goalAnalytics } from '../../../shared/analytics/goal-report.js';
 import { listFunnels, listGoals } from '../../../shared/analytics/goal-repository.js';
@@ -7,7 +8,7 @@ import type { ReportKind } from '../../../shared/analytics/reports.js';
 import { expiryOf, sharedLinkInputSchema } from '../../../shared/analytics/shared-link-input.js';
 import { insertSharedLink, listSharedLinks, resolveSharedLink, revokeSharedLink } from '../../../shared/analytics/shared-link-repository.js';
 import { ok } from '../../../shared/envelope.js';
-import { badRequest, notFound } from '../../../shared/errors/index.js';
+import { badRequest, notFound, rateLimited } from '../../../shared/errors/index.js';
 import type { Services } from '../../../shared/services.js';
 import { requireDistribution } from '../../../shared/tenancy/project-repository.js';
 import { findOrganization } from '../../../shared/tenancy/organization-repository.js';
@@ -28,7 +29,18 @@ export async function openSharedLink(services: Services, secret: string) {
   const opened = await resolveSharedLink(services.db, secret);
   const org = await findOrganization(services.db, opened.orgId);
   if (!org || org.status !== 'active') throw notFound('Shared link');
-  return { orgId: opened.orgId, distributionId: opened.link.distributionId, name: opened.link.name, expiresAt: opened.link.expiresAt };
+  return { id: opened.link.id, orgId: opened.orgId, distributionId: opened.link.distributionId, name: opened.link.name, expiresAt: opened.link.expiresAt };
+}
+
+/**
+ * A link's reads share one rate-limit bucket (the same rate as a token's): whoever holds the link
+ * may run the raw-line reports, but no faster than a token of the organization could.
+ */
+async function admitSharedRead(services: Services, linkId: string, res: Response): Promise<void> {
+  const rate = await services.rateLimiter.consume(`shared-link:${linkId}`);
+  const headers = rateLimitHeaders(rate);
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  if (!rate.allowed) throw rateLimited(rate.retryAfterSeconds, 'Too many requests through this shared link; retry later.', headers);
 }
 
 const urlOf = (req: Request, secret: string) => `${req.protocol}://${req.get('host') ?? 'localhost'}/dashboard/shared/${secret}`;
@@ -65,6 +77,7 @@ export function sharedLinkRoutes(services: Services): Router {
     const kind = req.params.kind as string | undefined;
     const request = parseReportQuery(req.query as Record<string, unknown>);
     const link = await openSharedLink(services, String(req.params.secret));
+    await admitSharedRead(services, link.id, res);
     const at = { orgId: link.orgId, distributionId: link.distributionId };
     if (kind === 'goals' && req.params.id === undefined) {
       if (request.compare) throw badRequest('compare: not offered for goals through a shared link.');
