@@ -185,7 +185,7 @@ const publishable = (await createToken(db, orgId, { name: 'bench page', scopes: 
 // every model but one field of articles (a view of the schema; Q1–Q4 do not select the field).
 const preview = (await createToken(db, orgId, { name: 'bench preview', scopes: ['preview'] })).token;
 const role = await db.transaction((tx) => createRole(tx, orgId, { name: `bench reader ${randomBase62(6)}`, rules: roleRulesSchema.parse({ models: { '*': { read: true }, article: { read: true, hiddenFields: ['body'] } } }) }));
-const roleToken = (await createToken(db, orgId, { name: 'bench role', scopes: [], role: role.id })).token;
+const roleToken = (await createToken(db, orgId, { name: 'bench role', scopes: [], role: `custom:${role.id}` })).token;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 await registerDocuments(db, orgId, Object.values(GRAPHQL).map((q) => ({ id: sha256(q), sha256: sha256(q), document: q, name: null })));
 const api = await startApiReplicas(PROCESSES, url);
