@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBase62 } from '../../shared/ids.js';
 import { projectRoot } from '../../shared/paths.js';
 import { toCanonical, type TrafficEvent } from '../fixtures/cdn-logs/traffic.js';
-import { setupOrg, type GqlOrg } from '../integration/graphql-support.js';
+import { setupOrg, uploadImage, type GqlOrg } from '../integration/graphql-support.js';
 import { pushLogs, waitForSpool } from '../integration/ingest-support.js';
 import { chromiumFor, launchChromium } from '../support/chromium.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
@@ -17,8 +17,9 @@ import { accessible, shoot, signedInPage, STUDIO_ARTIFACTS, studioMember } from 
 /**
  * The Studio's entry editor in a real browser, on the real API, driven by role and label: component
  * fields (added by kind, nested, moved, removed, their errors on the nested field the path names);
- * media uploaded from a media field and from the rich text's media embed; searching the media,
- * author and section pickers; labels; archive, scheduled unpublish and preview (absent where the
+ * media uploaded from a media field and from the rich text's media embed; searching the media
+ * (by the API, alt texts too), author and section pickers; embedded entries and media shown by
+ * their titles; the history's comparison read from the API's version diff; labels; archive, scheduled unpublish and preview (absent where the
  * API refuses it); the entry's traffic for members who read analytics; and one entry with two
  * locales, a reference, an uploaded image and an embedded entry, published, read back through
  * delivery GraphQL and previewed. Each screen axe-clean and kept at 1440 and 390 px. Skipped
@@ -262,6 +263,58 @@ describe.skipIf(!hasChromium)('the Studio entry editor in Chromium', () => {
     await page.getByLabel('Label Evergreen').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(async () => (await o.m('GET', `/entries/${id}`)).labels).toEqual([ids.evergreen]);
+  }, 120_000);
+
+  it('media searched by the API (alt text too); embedded blocks show titles; history compares through the API diff', async () => {
+    const pond = await uploadImage(app, o.manage, 'goldfish.png');
+    await o.m('PATCH', `/assets/${pond}`, { title: 'Pond life', alt: 'An orange carp in still water' });
+    const body = (...ids: string[]) => ({ type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Read on:' }] }, ...ids.map((id) => ({ type: 'cms_reference', attrs: { id } })), { type: 'cms_media', attrs: { id: pond } }] });
+    await o.m('PUT', '/entries/gone', { model: 'page', siteId: o.siteId, fields: { heading: 'Soon gone' } });
+    await o.m('PUT', '/entries/orphan', { model: 'article', siteId: o.siteId, fields: { title: 'Orphan', body: body('gone') } });
+    await o.m('DELETE', '/entries/gone');
+    await o.m('PUT', '/entries/digest', { model: 'article', siteId: o.siteId, fields: { title: 'Digest', body: body('team') }, locales: { 'de-DE': { title: 'Übersicht' } } });
+    await o.m('PATCH', '/entries/digest', { fields: { title: 'Digest, revised', section: ids.news }, locales: { 'de-DE': { title: 'Neue Übersicht' } } });
+
+    const page = await signedIn(people.editor);
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(decodeURIComponent(r.url())));
+    // an embedded entry deleted since: said so beside its id
+    await open(page, 'orphan');
+    await expect.poll(() => page.locator('.rich [data-cms_reference="gone"]').innerText()).toBe('Embedded entry: Soon gone gone (deleted)');
+    await open(page, 'digest');
+    // the embedded entry by its title, its id beside it; the media by its title
+    const entry = page.locator('.rich [data-cms_reference="team"]');
+    await expect.poll(() => entry.innerText()).toMatch(/^Embedded entry: Our team\s+team$/);
+    await expect.poll(() => page.locator('.rich [data-cms_media]').innerText()).toMatch(new RegExp(`^Embedded media: Pond life\\s+${pond}$`));
+
+    // a word found only in the alt text: the API searched it (the browser never sees alt texts)
+    await page.getByLabel('Find media for image').fill('carp');
+    await expect.poll(() => page.getByRole('list', { name: 'Choices for image' }).getByRole('button').allInnerTexts()).toEqual(['Pond life (image)']);
+    expect(asked.some((u) => u.includes('/management/v1/assets?') && u.includes('search=carp'))).toBe(true);
+    await page.getByLabel('Find media for image').fill('carp nowhere');
+    await expect.poll(() => page.getByRole('list', { name: 'Choices for image' }).innerText()).toBe('Nothing found');
+    await accessible(page, 'embedded titles');
+
+    // the history's comparison is the API's: a row per changed field and per other locale
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    await page.getByRole('button', { name: 'Compare version 1', exact: true }).click();
+    const diff = page.getByRole('table', { name: /Version 1 compared with the current version: 3 differences/ });
+    await diff.waitFor();
+    expect(asked.some((u) => /\/entries\/digest\/versions\/[^/]+\/diff\/[^/]+$/.test(u))).toBe(true);
+    expect(await diff.getByRole('row').allInnerTexts()).toEqual([
+      'Field\tVersion 1\tCurrent',
+      'title\tDigest\tDigest, revised',
+      'section\tnot set\t' + ids.news,
+      'title (Deutsch)\tÜbersicht\tNeue Übersicht',
+    ]);
+    await accessible(page, 'history diff');
+    await shoot(page, 'editor-7-history-diff');
+    // restore still makes version 1 the draft
+    await page.getByRole('button', { name: 'Restore version 1', exact: true }).click();
+    await expect.poll(() => status(page).textContent()).toContain('Restored');
+    const restored = await o.m('GET', '/entries/digest');
+    expect(restored.fields.title).toBe('Digest');
+    expect(restored.locales['de-DE'].title).toBe('Übersicht');
   }, 120_000);
 
   it('archives, schedules and cancels an unpublish; Preview opens the preview link, and is absent where the API refuses one', async () => {

@@ -91,6 +91,17 @@ export interface EntryVersion {
   savedBy: { type: string; name: string | null } | null;
 }
 
+/** One row of `GET /entries/:id/versions/:a/diff/:b`: a field's (or property's) change in one locale. */
+export interface VersionChange {
+  /** `fields.<alias>`, `locales.<code>.<alias>` or a property's name. */
+  path: string;
+  field: string | null;
+  locale: string | null;
+  change: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+}
+
 export interface Site {
   id: string;
   name: string;

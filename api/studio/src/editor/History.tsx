@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, call, get, m } from '../api';
-import type { Entry, EntryVersion } from '../types';
+import type { Entry, EntryVersion, Locale, VersionChange } from '../types';
 
 const shown = (v: unknown) => (v === undefined || v === null ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -51,21 +51,30 @@ export function History({ entry, canRestore, onRestored }: { entry: Entry; canRe
   );
 }
 
-/** The fields in which an older version differs from the current one, side by side. */
+/**
+ * Where an older version differs from the current one, as the API compares them: a row per field
+ * (a localized field's other locales each on their own row, named like the editor's widgets) or
+ * property, the older value beside the current one.
+ */
 function Diff({ entry, number, versionId }: { entry: Entry; number: number; versionId: string }) {
-  const old = useQuery({
-    queryKey: ['version', entry.id, versionId],
-    queryFn: () => get<{ fields: Record<string, unknown> }>(m(`/entries/${encodeURIComponent(entry.id)}/versions/${encodeURIComponent(versionId)}`)),
+  const id = encodeURIComponent(entry.id);
+  const diff = useQuery({
+    queryKey: ['version-diff', entry.id, versionId, entry.versionId],
+    queryFn: () => get<{ changes: VersionChange[] }>(m(`/entries/${id}/versions/${encodeURIComponent(versionId)}/diff/${encodeURIComponent(entry.versionId)}`)),
   });
-  if (old.isError) return <p role="alert">{old.error.message}</p>;
-  if (!old.data) return <p className="loading">Loading version {number}…</p>;
-  const aliases = [...new Set([...Object.keys(old.data.fields), ...Object.keys(entry.fields)])];
-  const changed = aliases.filter((a) => JSON.stringify(old.data.fields[a] ?? null) !== JSON.stringify(entry.fields[a] ?? null));
+  const locales = useQuery({ queryKey: ['locales'], queryFn: () => get<Locale[]>(m('/locales')), staleTime: 60_000 });
+  if (diff.isError) return <p role="alert">{diff.error.message}</p>;
+  if (!diff.data) return <p className="loading">Loading version {number}…</p>;
+  const changes = diff.data.changes;
+  const where = (c: VersionChange) => {
+    const locale = c.locale && !c.path.startsWith('fields.') ? (locales.data?.find((l) => l.code === c.locale)?.name ?? c.locale) : null;
+    return locale ? `${c.field} (${locale})` : (c.field ?? c.path);
+  };
   return (
     <div className="table-wrap">
       <table className="diff">
         <caption>
-          Version {number} compared with the current version: {changed.length === 0 ? 'no field differs' : `${changed.length} field${changed.length === 1 ? '' : 's'} differ`}
+          Version {number} compared with the current version: {changes.length === 0 ? 'nothing differs' : `${changes.length} difference${changes.length === 1 ? '' : 's'}`}
         </caption>
         <thead>
           <tr>
@@ -75,15 +84,11 @@ function Diff({ entry, number, versionId }: { entry: Entry; number: number; vers
           </tr>
         </thead>
         <tbody>
-          {changed.map((a) => (
-            <tr key={a}>
-              <th scope="row">{a}</th>
-              <td>
-                <del>{shown(old.data.fields[a])}</del>
-              </td>
-              <td>
-                <ins>{shown(entry.fields[a])}</ins>
-              </td>
+          {changes.map((c) => (
+            <tr key={c.path}>
+              <th scope="row">{where(c)}</th>
+              <td>{c.change === 'added' ? <span className="muted">not set</span> : <del>{shown(c.before)}</del>}</td>
+              <td>{c.change === 'removed' ? <span className="muted">not set</span> : <ins>{shown(c.after)}</ins>}</td>
             </tr>
           ))}
         </tbody>

@@ -20,9 +20,11 @@ export function ResourcePicker({ field, label, value, onChange, disabled, descri
   const kind = field.type as ResourceKind;
   const list = field.valueType === 'list';
   const chosen = list ? (Array.isArray(value) ? value.map(String) : []) : typeof value === 'string' && value ? [value] : [];
-  const known = useResources(kind, chosen.length > 0);
-  // a chosen one beyond the newest hundred (or just uploaded) is read by its id
-  const missing = chosen.filter((c) => known.data && !known.data.some((r) => r.id === c));
+  // authors and sections are named from the newest hundred (shared with their search); media,
+  // searched by the API, and any chosen one beyond those hundred (or just uploaded) are read by id
+  const byId = kind === 'media';
+  const known = useResources(kind, chosen.length > 0 && !byId);
+  const missing = chosen.filter((c) => (byId || known.data) && !known.data?.some((r) => r.id === c));
   const extra = useQuery({
     queryKey: ['resource', kind, missing],
     queryFn: () => Promise.all(missing.map((c) => get<Resource>(m(`/${kind === 'media' ? 'assets' : `${kind}s`}/${encodeURIComponent(c)}`)).catch(() => null))),

@@ -1,9 +1,11 @@
 import { useId, useState } from 'react';
-import { matches, nameOf, useResources, type Resource, type ResourceKind } from './resources';
+import { matches, nameOf, useMediaSearch, useResources, type Resource, type ResourceKind } from './resources';
 
 /**
  * A search among the organization's media, authors or sections: a search box named `label`, and
- * the matching ones as buttons (the list named `listLabel`) until one is picked.
+ * the matching ones as buttons (the list named `listLabel`) until one is picked. Media are
+ * searched by the API; authors and sections (whose listings take no search) among the newest
+ * hundred, in the browser.
  */
 export function ResourceSearch({ kind, label, listLabel, exclude = [], onPick }: {
   kind: ResourceKind;
@@ -15,8 +17,11 @@ export function ResourceSearch({ kind, label, listLabel, exclude = [], onPick }:
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(false);
   const id = useId();
-  const items = useResources(kind, open);
-  const found = (items.data ?? []).filter((r) => !exclude.includes(r.id) && matches(r, query)).slice(0, 20);
+  const media = kind === 'media';
+  const searched = useMediaSearch(query, open && media);
+  const listed = useResources(kind, open && !media);
+  const items = media ? searched : listed;
+  const found = (items.data ?? []).filter((r) => !exclude.includes(r.id) && (media || matches(r, query))).slice(0, 20);
   return (
     <div className="resource-search">
       <label htmlFor={`${id}-q`}>{label}</label>

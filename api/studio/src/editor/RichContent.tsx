@@ -1,6 +1,7 @@
-import { EditorContent, Node, useEditor, type JSONContent } from '@tiptap/react';
+import { EditorContent, Node, ReactNodeViewRenderer, useEditor, type JSONContent } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useState } from 'react';
+import { EmbedBlock } from './EmbedBlock';
 import { EntrySearch } from './EntrySearch';
 import { ResourceSearch } from './ResourceSearch';
 import { UploadInput } from './UploadInput';
@@ -17,6 +18,8 @@ const embed = (name: 'cms_reference' | 'cms_media', what: string) =>
     addAttributes: () => ({ id: { default: null } }),
     parseHTML: () => [{ tag: `div[data-${name}]`, getAttrs: (el) => ({ id: (el as HTMLElement).getAttribute(`data-${name}`) }) }],
     renderHTML: ({ HTMLAttributes }) => ['div', { [`data-${name}`]: HTMLAttributes.id, class: 'embed' }, `${what} ${HTMLAttributes.id}`],
+    // in the editor the block shows its title, read from the API (renderHTML stays the copied form)
+    addNodeView: () => ReactNodeViewRenderer(EmbedBlock),
   });
 
 const EXTENSIONS = [StarterKit, embed('cms_reference', 'Embedded entry'), embed('cms_media', 'Embedded media')];

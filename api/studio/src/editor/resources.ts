@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { get, m } from '../api';
 
 // The organization's media, authors and sections as the editor's pickers read them.
@@ -31,10 +31,27 @@ export const nameOf = (r: Resource): string => r.title || r.name || [r.firstName
 
 /**
  * The newest hundred of a kind (the API's largest page), searched in the browser: the listings
- * of assets, authors and sections take no search parameter.
+ * of authors and sections take no search parameter.
  */
 export const useResources = (kind: ResourceKind, enabled = true) =>
   useQuery({ queryKey: ['resources', kind], queryFn: () => get<Resource[]>(m(`${SOURCES[kind]}?pageSize=100`)), enabled, staleTime: 10_000 });
+
+/**
+ * The media whose title, file name or alt text hold every word of `query`, newest first, searched
+ * by the API (so among all of them, not only the newest hundred); the newest when `query` is blank.
+ */
+export function useMediaSearch(query: string, enabled = true) {
+  const params = new URLSearchParams({ pageSize: '20' });
+  if (query.trim()) params.set('search', query.trim().slice(0, 200));
+  return useQuery({
+    queryKey: ['media-search', params.toString()],
+    queryFn: () => get<Resource[]>(m(`/assets?${params}`)),
+    enabled,
+    staleTime: 10_000,
+    // the last answer stays listed while the next word's is on its way
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** Whether `r` matches the words typed: each word in its name, file name, tags or type. */
 export function matches(r: Resource, query: string): boolean {
