@@ -98,7 +98,16 @@ export interface FastLane {
   stats: FastLaneStats;
 }
 
-/** Bodies up to this size have their cached answers kept as bytes (see `answers`). */
+/** A success's JSON and (once a GET needed it) its ETag. */
+interface Written {
+  text: string;
+  etag?: string;
+}
+
+/** How long an answer's bytes are kept (see `answers`): as long as the document store remembers a registered document. */
+const ANSWERS_TTL_MS = 5000;
+
+/** Bodies (and GET URLs) up to this size have their cached answers kept as bytes (see `answers`). */
 const ANSWERED_BODY_MAX = 8 * 1024;
 
 /**
@@ -115,12 +124,20 @@ const ANSWERED_BODY_MAX = 8 * 1024;
 export function createFastLane(deps: FastLaneDeps): FastLane {
   const { yoga } = deps;
   const stats: FastLaneStats = { answered: 0, fromMemory: 0, handedOver: 0 };
-  // The bytes of POST answers the response cache gave, by everything that decides them (the
-  // response cache's scope, the media type, the body) and valid for the content version they
-  // were cached under. A repeat is answered from here once its tenant is admitted: without
-  // parsing the body or the document, building a context or running the plugins, none of which
-  // can change an answer the response cache would give for the same body and version.
-  const answers = new LRUCache<string, { version: number; text: string }>({ max: 5000, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.text.length + 1 });
+  // The bytes of answers the response cache gave, by everything that decides them (the response
+  // cache's scope, trusted-documents mode, the media type, and a POST's body or a GET's URL),
+  // valid for the content version they were cached under. A repeat is answered from here once
+  // its tenant is admitted: without parsing the body or the document, building a context or
+  // running the plugins, none of which can change an answer the response cache would give for
+  // the same request and version. A GET's caching headers are worked out anew each time. Kept
+  // no longer than a registered document or an admitted token is remembered (5 s), so removing
+  // a registered document is refused here as soon as on the full path.
+  const answers = new LRUCache<string, { version: number; written: Written; keys: readonly string[] }>({
+    max: 5000,
+    maxSize: 32 * 1024 * 1024,
+    sizeCalculation: (a) => a.written.text.length + 1,
+    ttl: ANSWERS_TTL_MS,
+  });
   // A number per org schema object: a new one (new models, or new limits that may now refuse the
   // document) starts new keys.
   const schemaIds = new WeakMap<object, number>();
@@ -149,7 +166,7 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
   }
 
   /** A success's JSON, from memory when its data object was written before with the same extensions. */
-  function serialized(result: ExecutionResult): { text: string; etag?: string } {
+  function serialized(result: ExecutionResult): Written {
     const data = result.data;
     if (typeof data !== 'object' || data === null) return { text: JSON.stringify(result) };
     const extensions = JSON.stringify(result.extensions ?? null);
@@ -218,15 +235,16 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
       return handOver(req, res, body, { tenantError: err });
     }
     for (const [k, v] of Object.entries(tenant.rateHeaders)) res.setHeader(k, v);
-    const answerKey = deps.responseCache && text !== null && text.length <= ANSWERED_BODY_MAX ? `${schemaIdOf(tenant.state.org)}\n${responseCacheScope(tenant.state)}\n${mediaType}\n${text}` : null;
+    // a POST by its body, a GET by its URL (and whether its token came in it, which sets its caching headers)
+    const asked = text ?? `GET ${tenant.tokenInUrl ? 'shared' : 'private'} ${url}`;
+    const trusted = tenant.state.identity.delivery.trustedDocuments ? 'trusted' : 'any';
+    const answerKey = deps.responseCache && asked.length <= ANSWERED_BODY_MAX ? `${schemaIdOf(tenant.state.org)}\n${responseCacheScope(tenant.state)}\n${trusted}\n${mediaType}\n${asked}` : null;
     if (answerKey !== null) {
       const known = answers.get(answerKey);
       if (known && deps.services.contentVersions.known(tenant.state.identity.orgId) === known.version) {
         stats.answered++;
         stats.fromMemory++;
-        res.writeHead(200, { 'Content-Type': `${mediaType}; charset=utf-8`, 'Content-Length': Buffer.byteLength(known.text) });
-        res.end(known.text);
-        return;
+        return answer(req, res, tenant, url, mediaType, known.written, body === null ? known.keys : null);
       }
     }
 
@@ -276,37 +294,57 @@ export function createFastLane(deps: FastLaneDeps): FastLane {
     if (!result.errors?.length && !(result.extensions as { http?: unknown } | undefined)?.http) {
       // what yoga's processor writes for such a result: its JSON, status 200
       const written = serialized(result);
-      const headers: Record<string, string | number> = { 'Content-Type': `${mediaType}; charset=utf-8` };
-      if (body === null && applyHttpCaching(req, res, tenant, url, written, reads, headers)) return;
+      // a GET's surrogate keys: what its execution read (a cached answer's, what the first one read)
+      const keys = body !== null ? null : reads && tenant.state.scope === 'delivery' ? surrogateKeysOf(tenant.state.identity.orgId, reads) : [];
       const hit = contextValue.responseCacheHit;
-      if (answerKey !== null && hit) answers.set(answerKey, { version: hit.version, text: written.text });
-      headers['Content-Length'] = Buffer.byteLength(written.text);
-      res.writeHead(200, headers);
-      res.end(written.text);
-      return;
+      // a cached answer never read traffic figures (the response cache keeps none that did)
+      if (answerKey !== null && hit) answers.set(answerKey, { version: hit.version, written, keys: keys ?? [] });
+      return answer(req, res, tenant, url, mediaType, written, keys, reads?.traffic === true);
     }
     if (body === null) res.setHeader('Cache-Control', 'no-store');
     await send(res, await processRegularResult(result, yoga.fetchAPI, mediaType));
   }
 
   /**
+   * Writes a success: its JSON with status 200; for a GET (`keys` given: its surrogate keys) with
+   * its caching headers, or a 304 when the client's copy is current.
+   */
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    tenant: ResolvedTenant,
+    url: string,
+    mediaType: MediaType,
+    written: Written,
+    keys: readonly string[] | null,
+    traffic = false,
+  ): void {
+    const headers: Record<string, string | number> = { 'Content-Type': `${mediaType}; charset=utf-8` };
+    if (keys !== null && applyHttpCaching(req, res, tenant, url, written, keys, traffic, headers)) return;
+    headers['Content-Length'] = Buffer.byteLength(written.text);
+    res.writeHead(200, headers);
+    res.end(written.text);
+  }
+
+  /**
    * Adds a GET answer's caching headers (Cache-Control, Vary, ETag, surrogate keys) to `headers`,
    * records its URL for purging when a CDN may keep it, and answers 304 itself (true) when the
-   * client's copy is current.
+   * client's copy is current. The headers are worked out for each answer, from the organization's
+   * delivery settings as this request's admission read them.
    */
   function applyHttpCaching(
     req: IncomingMessage,
     res: ServerResponse,
     tenant: ResolvedTenant,
     url: string,
-    written: { text: string; etag?: string },
-    reads: ReadSet | undefined,
+    written: Written,
+    keys: readonly string[],
+    traffic: boolean,
     headers: Record<string, string | number>,
   ): boolean {
     const { state, tokenInUrl } = tenant;
-    const keys = reads && state.scope === 'delivery' ? surrogateKeysOf(state.identity.orgId, reads) : [];
     const etag = (written.etag ??= etagOf(written.text));
-    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl, reads?.traffic === true), ETag: etag }, corsAndVaryOf(state, tokenInUrl));
+    Object.assign(headers, { 'Cache-Control': cacheControlOf(state, tokenInUrl, traffic), ETag: etag }, corsAndVaryOf(state, tokenInUrl));
     if (tokenInUrl && state.scope === 'delivery') {
       // a CDN may store it: see markShareable
       markShareable(res);

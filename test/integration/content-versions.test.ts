@@ -159,3 +159,45 @@ describe('answers kept as bytes (the fast lane, POST)', () => {
     expect(fromMemory()).toBe(before);
   });
 });
+
+describe('answers kept as bytes (the fast lane, GET)', () => {
+  const G = '{ noteCollection(order: {id: DESC}) { total items { id } } }';
+  const HEADERS = ['content-type', 'cache-control', 'etag', 'vary', 'surrogate-key', 'surrogate-control', 'cdn-cache-control', 'access-control-allow-origin'];
+  const fromMemory = () => app.graphql.fastLaneStats.fromMemory;
+
+  it('a GET with a publishable key is answered from memory with the same headers, a 304 for its ETag, and its URL recorded', async () => {
+    const key = (await app.json('/management/v1/tokens', { token: o.manage, body: { name: 'site', scopes: ['delivery'], publishable: true } })).body.result.token as string;
+    const url = `/graphql?query=${encodeURIComponent(G)}&access_token=${key}`;
+    const get = async (headers: Record<string, string> = {}) => {
+      const res = await app.fetch(url, { headers });
+      return { status: res.status, headers: Object.fromEntries(HEADERS.map((h) => [h, res.headers.get(h)])), text: await res.text() };
+    };
+    // seen, cached by the response cache, then its bytes kept
+    await get();
+    await get();
+    let before = fromMemory();
+    const plugin = await get();
+    expect(fromMemory()).toBe(before);
+    expect(plugin.headers['surrogate-key']).not.toBeNull();
+    before = fromMemory();
+    const memory = await get();
+    expect(fromMemory()).toBe(before + 1);
+    expect(memory).toEqual(plugin);
+    // revalidation from memory: a 304 with the same caching headers and no body
+    before = fromMemory();
+    const revalidated = await get({ 'if-none-match': plugin.headers.etag! });
+    expect(fromMemory()).toBe(before + 1);
+    expect([revalidated.status, revalidated.text, revalidated.headers.etag, revalidated.headers['cache-control']]).toEqual([304, '', plugin.headers.etag, plugin.headers['cache-control']]);
+    // the URL a CDN may keep is recorded for purging, from memory too
+    await app.services.edgeUrls.flush();
+    const { rows } = await app.services.db.query<{ n: number }>('SELECT count(*)::int AS n FROM edge_urls WHERE org_id = $1 AND url = $2', [o.orgId, url]);
+    expect(rows[0].n).toBe(1);
+    // and a write: executed again, the new answer and ETag
+    await o.m('PUT', '/entries/n9', { model: 'note', siteId: o.siteId, fields: { text: 'nine' }, status: 'PUBLISHED' });
+    before = fromMemory();
+    const after = await get({ 'if-none-match': plugin.headers.etag! });
+    expect(fromMemory()).toBe(before);
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.text).data.noteCollection.items[0].id).toBe('n9');
+  });
+});
